@@ -1,0 +1,209 @@
+"""Cards and their notation.
+
+A card is a rank (1 = ace ... 13 = king) and a suit (S, H, D, C), or a joker.
+Several decks are mixed, so identical cards occur more than once; a hand is a
+plain list (or tuple) of cards.
+
+Canonical notation (API, CLI, tests): rank then suit letter, ``10`` or ``T``
+for ten, ``JK`` for a joker, case-insensitive, separated by spaces or commas.
+Suit symbols are accepted too. The UI also accepts the local rank letters of
+each UI language; a token that cannot be read raises :class:`CardError`
+naming it, nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset({"H", "D"})
+RANKS = tuple(range(1, 14))  # 1 = ace, 11 = J, 12 = Q, 13 = K
+RANK_CODES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+for _r in range(2, 11):
+    RANK_CODES[_r] = str(_r)
+JOKER_CODE = "JK"
+
+_SYMBOL_TO_SUIT = {
+    "♠": "S", "♤": "S",
+    "♥": "H", "♡": "H",
+    "♦": "D", "♢": "D",
+    "♣": "C", "♧": "C",
+}
+
+# Canonical rank tokens, accepted in every language.
+_CANONICAL_RANKS = {code: rank for rank, code in RANK_CODES.items()}
+_CANONICAL_RANKS["T"] = 10
+
+# Local rank letters of each UI language (upper case). Canonical letters are
+# always accepted as well, unless a local letter takes the same token.
+LOCAL_RANKS: dict[str, dict[str, int]] = {
+    "en": {},
+    "de": {"B": 11, "D": 12, "K": 13, "AS": 1},
+    "nb": {"KN": 11, "D": 12, "K": 13, "E": 1},
+    "pl": {"W": 11, "D": 12, "K": 13, "AS": 1},
+    "fi": {},
+    "es": {"S": 11, "C": 12, "R": 13, "AS": 1},
+}
+# How each language writes the ranks when it shows them (display letters).
+LOCAL_RANK_DISPLAY: dict[str, dict[int, str]] = {
+    "en": {},
+    "de": {11: "B", 12: "D", 13: "K"},
+    "nb": {11: "Kn", 12: "D", 13: "K"},
+    "pl": {11: "W", 12: "D", 13: "K"},
+    "fi": {},
+    "es": {11: "J", 12: "Q", 13: "K"},
+}
+
+_JOKER_TOKENS = {"JK", "JOKER", "JO", "★"}
+
+
+class CardError(ValueError):
+    """A card, hand or count that cannot be accepted. ``token`` names the culprit."""
+
+    def __init__(self, message: str, token: str | None = None, code: str = "bad_card"):
+        super().__init__(message)
+        self.token = token
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card. ``rank`` 1..13 (ace = 1) and ``suit`` in SUITS; a joker is rank 0, suit ''."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self):
+        if self.rank == 0:
+            if self.suit != "":
+                raise CardError("a joker has no suit", code="bad_card")
+        elif self.rank not in RANK_CODES or self.suit not in SUITS:
+            raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def code(self) -> str:
+        """Canonical notation: ``10H``, ``QS``, ``JK``."""
+        if self.rank == 0:
+            return JOKER_CODE
+        return RANK_CODES[self.rank] + self.suit
+
+    @property
+    def symbol(self) -> str:
+        """Display form with a suit symbol: ``10♥``, ``Q♠``, ``JK``."""
+        if self.rank == 0:
+            return JOKER_CODE
+        return RANK_CODES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit in RED_SUITS
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Order of canonical lists: suit S, H, D, C, then rank (ace first); the joker last."""
+        if self.rank == 0:
+            return (len(SUITS), 0)
+        return (SUITS.index(self.suit), self.rank)
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+
+JOKER = Card(0, "")
+ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS) + (JOKER,)
+
+
+def card(code: str) -> Card:
+    """Shorthand for tests and data: ``card("10H")``."""
+    return parse_card(code)
+
+
+_TOKEN_SPLIT = re.compile(r"[\s,;]+")
+
+
+def _split_rank_suit(token: str) -> tuple[str, str] | None:
+    upper = token.upper()
+    if upper and upper[-1] in _SYMBOL_TO_SUIT:
+        return upper[:-1], _SYMBOL_TO_SUIT[upper[-1]]
+    if len(upper) >= 2 and upper[-1] in SUITS:
+        return upper[:-1], upper[-1]
+    return None
+
+
+def parse_card(token: str, lang: str | None = None) -> Card:
+    """Read one card token; ``lang`` adds that language's local rank letters."""
+    raw = token.strip()
+    if not raw:
+        raise CardError("empty card", token=token)
+    upper = raw.upper()
+    if upper in _JOKER_TOKENS:
+        return JOKER
+    parts = _split_rank_suit(raw)
+    if parts is None:
+        raise CardError(f"cannot read the card {raw!r}", token=raw)
+    rank_text, suit = parts
+    local = LOCAL_RANKS.get((lang or "en").split("-")[0].lower(), {})
+    if rank_text in local:
+        rank = local[rank_text]
+    elif rank_text in _CANONICAL_RANKS:
+        rank = _CANONICAL_RANKS[rank_text]
+    else:
+        raise CardError(f"cannot read the card {raw!r}", token=raw)
+    return Card(rank, suit)
+
+
+def parse_cards(text: str | Iterable[str], lang: str | None = None) -> list[Card]:
+    """Read a hand: tokens separated by spaces or commas (or an iterable of tokens)."""
+    if isinstance(text, str):
+        tokens = [t for t in _TOKEN_SPLIT.split(text.strip()) if t]
+    else:
+        tokens = [str(t) for t in text]
+    return [parse_card(t, lang) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Canonical notation of a list of cards, in the given order, space separated."""
+    return " ".join(c.code for c in cards)
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Canonical order: suit S, H, D, C, then rank, jokers last."""
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
+def local_code(c: Card, lang: str | None = None) -> str:
+    """The card as the given language writes it, with a suit symbol: German ``D♥``."""
+    if c.is_joker:
+        return JOKER_CODE
+    display = LOCAL_RANK_DISPLAY.get((lang or "en").split("-")[0].lower(), {})
+    return display.get(c.rank, RANK_CODES[c.rank]) + SUIT_SYMBOLS[c.suit]
+
+
+def check_copies(cards: Iterable[Card], decks: int, jokers: int) -> None:
+    """Refuse a hand holding more copies of a card (or more jokers) than the decks hold."""
+    counts = Counter(cards)
+    for c, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key):
+        limit = jokers if c.is_joker else decks
+        if n > limit:
+            if c.is_joker:
+                raise CardError(
+                    f"{n} jokers, but the game has only {jokers}",
+                    token=c.code,
+                    code="too_many_copies",
+                )
+            raise CardError(
+                f"{n} × {c.code}, but {decks} decks hold only {decks}",
+                token=c.code,
+                code="too_many_copies",
+            )

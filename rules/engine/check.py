@@ -1,0 +1,150 @@
+"""One hand check: the request object of DESIGN.md in, the result object out.
+
+Used by the ``checkhand`` command, ``POST /api/check`` and the hand checker page, so all
+three answer alike. Bad input raises :class:`CheckError` with a message naming the problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import Card, CardError, check_copies, format_cards, parse_cards
+from .variants import CLASSIC, ROMME, OptionError, build_schedule, get_variant
+
+FIRST_TURN_VALUES = (None, "drawn", "undrawn")
+MAX_EXTRA_CONTRACT_CARDS = 12  # out-of-turn takes add cards: two per take
+REQUEST_KEYS = {"variant", "cards", "deal", "options", "first_turn", "schedule"}
+
+
+class CheckError(ValueError):
+    """A request that cannot be checked; ``code`` says which kind of problem."""
+
+    def __init__(self, message: str, code: str = "bad_request", token: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.token = token
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.code
+    if hasattr(value, "as_json"):
+        return value.as_json()
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
+    """Validate a request object into engine values (variant, cards, options, deal spec)."""
+    if not isinstance(request, Mapping):
+        raise CheckError("the request must be a JSON object")
+    unknown = set(request) - REQUEST_KEYS
+    if unknown:
+        raise CheckError(f"unknown field {sorted(unknown)[0]!r}")
+    try:
+        variant = get_variant(request.get("variant"))
+        options = variant.resolve_options(request.get("options"))
+    except OptionError as exc:
+        raise CheckError(str(exc), code=exc.code) from None
+    raw_cards = request.get("cards")
+    if not isinstance(raw_cards, str | list):
+        raise CheckError("cards must be a string of card tokens", code="bad_card")
+    try:
+        cards = parse_cards(raw_cards, lang)
+    except CardError as exc:
+        raise CheckError(str(exc), code=exc.code, token=exc.token) from None
+
+    first_turn = request.get("first_turn")
+    deal_spec = None
+    deal = request.get("deal")
+    if variant.is_contract:
+        schedule = None
+        if request.get("schedule") is not None:
+            try:
+                schedule = build_schedule(request["schedule"])
+            except OptionError as exc:
+                raise CheckError(str(exc), code=exc.code) from None
+        if deal is None:
+            raise CheckError(f"{variant.id} needs the deal (1 to 7)", code="bad_deal")
+        try:
+            deal_spec = variant.deal_spec(deal, schedule)
+        except OptionError as exc:
+            raise CheckError(str(exc), code=exc.code) from None
+    elif deal is not None:
+        raise CheckError(f"{variant.id} has no deals to choose; leave out 'deal'", code="bad_deal")
+    if variant.id != CLASSIC and first_turn is not None:
+        raise CheckError("first_turn applies to the classic game only", code="bad_request")
+    if first_turn not in FIRST_TURN_VALUES:
+        raise CheckError("first_turn must be \"drawn\", \"undrawn\" or null", code="bad_request")
+
+    n = len(cards)
+    if variant.id == CLASSIC:
+        expected = {"drawn": (16,), "undrawn": (15,), None: (15, 16)}[first_turn]
+        if n not in expected:
+            what = " or ".join(str(e) for e in expected)
+            raise CheckError(
+                f"the classic game checks {what} cards, not {n}", code="wrong_count"
+            )
+    elif variant.id == ROMME:
+        if n != 15:
+            raise CheckError(
+                f"Rommé checks the hand after drawing: 15 cards, not {n}", code="wrong_count"
+            )
+    else:
+        low = deal_spec.cards + 1
+        high = low + MAX_EXTRA_CONTRACT_CARDS
+        if not low <= n <= high:
+            raise CheckError(
+                f"deal {deal_spec.number} deals {deal_spec.cards} cards: a hand after drawing "
+                f"holds {low} to {high}, not {n}",
+                code="wrong_count",
+            )
+    decks, jokers = variant.max_decks()
+    try:
+        check_copies(cards, decks, jokers)
+    except CardError as exc:
+        raise CheckError(str(exc), code=exc.code, token=exc.token) from None
+    return {
+        "variant": variant,
+        "cards": cards,
+        "options": options,
+        "deal_spec": deal_spec,
+        "first_turn": first_turn,
+    }
+
+
+def check_hand(request: Any, lang: str | None = None) -> dict[str, Any]:
+    """Answer one request; raise CheckError for bad input."""
+    parsed = parse_request(request, lang)
+    variant = parsed["variant"]
+    cards = parsed["cards"]
+    result: dict[str, Any] = {"variant": variant.id, "cards": format_cards(cards)}
+    if variant.id == CLASSIC:
+        from .solver.classic import solve_classic
+
+        answer = solve_classic(cards, parsed["options"], parsed["first_turn"])
+    elif variant.id == ROMME:
+        from .solver.romme import solve_romme
+
+        answer = solve_romme(cards, parsed["options"])
+    else:
+        from .solver.contract import solve_contract
+
+        spec = parsed["deal_spec"]
+        result["deal"] = spec.number
+        result["contract"] = {"sets": spec.sets, "runs": spec.runs}
+        answer = solve_contract(cards, variant, parsed["options"], spec)
+    result.update(_jsonable(answer))
+    return result
+
+
+def check_hand_safe(request: Any, lang: str | None = None) -> dict[str, Any]:
+    """Like check_hand, but a bad request gives ``{"error": ...}`` instead of raising."""
+    try:
+        return check_hand(request, lang)
+    except CheckError as exc:
+        return {"error": str(exc)}

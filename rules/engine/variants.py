@@ -1,0 +1,424 @@
+"""The four variants of RULES.md as data, with their house-rule options and deal schedules.
+
+Everything the score pad and the hand checker need to know about a variant lives here:
+players allowed, decks and jokers (by player count, and by deal for contract-spanish),
+cards dealt and the contract of each deal, the dealing direction, what is wild and the
+limits on wild cards, run and set rules, card penalty values and the stake payment table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+
+CLASSIC = "classic"
+NORDIC = "contract-nordic"
+SPANISH = "contract-spanish"
+ROMME = "romme"
+VARIANT_IDS = (CLASSIC, NORDIC, SPANISH, ROMME)
+
+# Wild-card limits per meld.
+WILD_ANY = "any"  # classic: any mix, even all wild
+WILD_NOT_MORE_THAN_NATURAL = "not_more_than_natural"  # nordic: wild <= natural
+WILD_NEEDS_NATURAL = "needs_natural"  # spanish, romme: at least one natural card
+
+# What counts as a "set" in a variant.
+SETS_NONE = None  # classic: runs only
+SETS_SAME_RANK = "set"  # contract games: 3+ cards of one rank, suits may repeat
+SETS_GROUP = "group"  # romme: 3-4 cards of one rank, all of different suits
+
+LEFT = "left"  # clockwise
+RIGHT = "right"  # counter-clockwise
+
+
+class OptionError(ValueError):
+    """An unknown option, a bad option value, an unknown variant or deal, a bad schedule."""
+
+    def __init__(self, message: str, code: str = "bad_option"):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A house-rule option: its name, the values it allows and its default."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]  # allowed values; (False, True) for a switch
+    label: str
+    help: str
+
+    @property
+    def is_bool(self) -> bool:
+        return self.choices == (False, True)
+
+    def clean(self, value: Any) -> Any:
+        if self.is_bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "on", "off"):
+                return value.lower() in ("true", "on")
+            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+        for choice in self.choices:
+            if value == choice and type(value) is type(choice):
+                return choice
+            if isinstance(value, str) and value.strip() == str(choice):
+                return choice
+        allowed = ", ".join(str(c) for c in self.choices)
+        raise OptionError(f"option {self.name!r} takes one of {allowed}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """One deal of a contract game: cards dealt and the contract (numbers of sets and runs)."""
+
+    number: int
+    cards: int
+    sets: int
+    runs: int
+    set_min: int = 3
+    run_min: int = 4
+
+    @property
+    def minimum_cards(self) -> int:
+        return self.sets * self.set_min + self.runs * self.run_min
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "cards": self.cards,
+            "sets": self.sets,
+            "runs": self.runs,
+            "set_min": self.set_min,
+            "run_min": self.run_min,
+        }
+
+
+_CONTRACTS = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
+NORDIC_SCHEDULE = tuple(DealSpec(i + 1, 12, s, r) for i, (s, r) in enumerate(_CONTRACTS))
+SPANISH_SCHEDULE = tuple(DealSpec(i + 1, 6 + i, s, r) for i, (s, r) in enumerate(_CONTRACTS))
+
+MAX_CUSTOM_DEALS = 20
+MAX_CARDS_DEALT = 20
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    scoring: str  # "payment" (classic) or "penalty"
+    direction: str  # LEFT or RIGHT: the deal passes and play goes this way
+    options: tuple[OptionSpec, ...]
+    run_min: int
+    run_max: int
+    run_wraps: bool  # runs around the corner (Q-K-A-2)
+    sets: str | None
+    wild_limit: str
+    schedule: tuple[DealSpec, ...] | None = None  # contract games only
+    summary: str = ""
+    dealer_rule: str = ""  # how the first dealer is found
+    payment_table: Mapping[str, int] = field(default_factory=dict)
+
+    # --- options -------------------------------------------------------------
+    def option(self, name: str) -> OptionSpec:
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise OptionError(f"unknown option {name!r} for {self.id}")
+
+    def default_options(self) -> dict[str, Any]:
+        return {spec.name: spec.default for spec in self.options}
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The variant's options with ``given`` applied; unknown names or bad values refused."""
+        if given is not None and not isinstance(given, Mapping):
+            raise OptionError("options must be an object of option names and values")
+        resolved = self.default_options()
+        for name, value in (given or {}).items():
+            resolved[name] = self.option(name).clean(value)
+        return resolved
+
+    # --- players, decks, dealing -----------------------------------------------
+    @property
+    def is_contract(self) -> bool:
+        return self.schedule is not None
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}",
+                code="bad_players",
+            )
+
+    def decks(self, players: int, deal: int = 1) -> tuple[int, int]:
+        """(52-card decks, jokers) for this many players in this deal."""
+        if self.id == CLASSIC:
+            decks = 2 if players <= 5 else 3 if players <= 8 else 4
+            return decks, decks
+        if self.id == NORDIC:
+            return 2, 4
+        if self.id == SPANISH:
+            if players <= 3:
+                decks = 2
+            elif players == 4:
+                decks = 2 if deal <= 4 else 3
+            else:
+                decks = 2 if deal <= 2 else 3 if deal <= 4 else 4
+            return decks, 2 * decks
+        # romme: two decks and one joker per player
+        return 2, players
+
+    def max_decks(self) -> tuple[int, int]:
+        """The most decks and jokers any table of this variant uses (limits for the checker)."""
+        return max(
+            (self.decks(p, d) for p in range(self.min_players, self.max_players + 1) for d in (1, 99)),
+        )
+
+    def cards_dealt(self, deal: int = 1, schedule: tuple[DealSpec, ...] | None = None) -> int:
+        if self.id == CLASSIC:
+            return 15
+        if self.id == ROMME:
+            return 14  # the starting player gets 15
+        return self.deal_spec(deal, schedule).cards
+
+    def deal_spec(self, deal: int, schedule: tuple[DealSpec, ...] | None = None) -> DealSpec:
+        sched = schedule or self.schedule
+        if sched is None:
+            raise OptionError(f"{self.id} has no deal schedule", code="bad_deal")
+        if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= len(sched):
+            raise OptionError(
+                f"deal must be a number from 1 to {len(sched)}, not {deal!r}", code="bad_deal"
+            )
+        return sched[deal - 1]
+
+    # --- wild cards and penalties ---------------------------------------------
+    def can_be_wild(self, card: Card, options: Mapping[str, Any] | None = None) -> bool:
+        """Whether this card may stand for another card (it is natural where it stands as itself)."""
+        if card.is_joker:
+            return True
+        if self.id == CLASSIC:
+            opts = self.resolve_options(options) if options is not None else self.default_options()
+            return card.rank == 2 and bool(opts["twos_wild"])
+        if self.id == NORDIC:
+            return card.rank == 1 and card.is_red
+        return False
+
+    def penalty(self, card: Card) -> int:
+        """Penalty points of one card left in hand (contract games and Rommé)."""
+        if self.id == CLASSIC:
+            raise OptionError("the classic game has no card penalties", code="bad_variant")
+        if card.is_joker:
+            return 20 if self.id == ROMME else 50
+        r = card.rank
+        if self.id == ROMME:
+            return 11 if r == 1 else min(r, 10)
+        if r == 1:
+            return 20
+        if self.id == NORDIC:
+            return 5 if r <= 9 else 10
+        return 5 if r <= 7 else 10  # spanish: 8 and 9 are worth ten
+
+    def max_penalty(self, cards_held: int) -> int:
+        """The most a hand of this many cards can be worth (for plausibility checks)."""
+        if self.id == ROMME:
+            worst = 20
+        else:
+            worst = 50
+        return worst * cards_held
+
+
+def _bool(name: str, default: bool, label: str, help: str) -> OptionSpec:
+    return OptionSpec(name, default, (False, True), label, help)
+
+
+CLASSIC_PAYMENTS = {
+    "going_out": 1,
+    "wild_two": 1,
+    "joker": 2,
+    "no_wild": 10,
+    "first_turn_drawn": 7,
+    "first_turn_undrawn": 10,
+    "one_suit": 10,
+}
+
+VARIANTS: dict[str, Variant] = {
+    CLASSIC: Variant(
+        id=CLASSIC,
+        name="Continental, the 15-card game",
+        min_players=2,
+        max_players=12,
+        scoring="payment",
+        direction=LEFT,
+        options=(
+            _bool(
+                "twos_wild",
+                True,
+                "Twos are wild",
+                "Every 2 is a wild card as well as the jokers; off: jokers only.",
+            ),
+        ),
+        run_min=3,
+        run_max=5,
+        run_wraps=False,
+        sets=SETS_NONE,
+        wild_limit=WILD_ANY,
+        summary="15 cards each; go out with runs only, 3+3+3+3+3, 4+4+4+3 or 5+4+3+3; "
+        "everybody pays the winner.",
+        dealer_rule="lowest",
+        payment_table=CLASSIC_PAYMENTS,
+    ),
+    NORDIC: Variant(
+        id=NORDIC,
+        name="Continental, the 7-deal contract game (Nordic rules)",
+        min_players=3,
+        max_players=5,
+        scoring="penalty",
+        direction=LEFT,
+        options=(
+            _bool(
+                "no_may_i_last_three",
+                False,
+                "No “May I” in the last three deals",
+                "Out-of-turn takes of the discard are not allowed in deals 5 to 7.",
+            ),
+        ),
+        run_min=4,
+        run_max=13,
+        run_wraps=False,
+        sets=SETS_SAME_RANK,
+        wild_limit=WILD_NOT_MORE_THAN_NATURAL,
+        schedule=NORDIC_SCHEDULE,
+        summary="Seven deals of 12 cards, each with its contract of sets and runs; jokers and "
+        "red aces are wild; penalty points, lowest total wins.",
+        dealer_rule="highest",
+    ),
+    SPANISH: Variant(
+        id=SPANISH,
+        name="Continental, the 7-deal contract game (Spanish rules)",
+        min_players=2,
+        max_players=8,
+        scoring="penalty",
+        direction=RIGHT,
+        options=(),
+        run_min=4,
+        run_max=13,
+        run_wraps=True,
+        sets=SETS_SAME_RANK,
+        wild_limit=WILD_NEEDS_NATURAL,
+        schedule=SPANISH_SCHEDULE,
+        summary="Seven deals from 6 to 12 cards, each with its contract; jokers are wild, runs "
+        "go around the corner; penalty points, lowest total wins.",
+        dealer_rule="any",
+    ),
+    ROMME: Variant(
+        id=ROMME,
+        name="Rommé with the 51-point opening",
+        min_players=2,
+        max_players=4,
+        scoring="penalty",
+        direction=LEFT,
+        options=(
+            OptionSpec(
+                "opening_minimum",
+                51,
+                (30, 40, 51),
+                "Opening minimum",
+                "The points the first melds a player lays must be worth.",
+            ),
+            _bool(
+                "ace_low_is_one",
+                False,
+                "Ace low counts 1",
+                "An ace in A-2-3 counts 1 point for the opening instead of 11.",
+            ),
+            _bool(
+                "handromme_doubles",
+                False,
+                "Handrommé doubles",
+                "When someone goes out with Handrommé, the others' penalties count double.",
+            ),
+            _bool(
+                "joker_in_each_hand",
+                True,
+                "A joker in each hand",
+                "Each player's hand is dealt with one joker in it.",
+            ),
+        ),
+        run_min=3,
+        run_max=13,
+        run_wraps=False,
+        sets=SETS_GROUP,
+        wild_limit=WILD_NEEDS_NATURAL,
+        summary="14 cards (15 for the starting player); runs and groups; the first melds must "
+        "be worth 51; penalty points for cards left in hand.",
+        dealer_rule="any",
+    ),
+}
+
+
+def get_variant(variant_id: str) -> Variant:
+    try:
+        return VARIANTS[variant_id]
+    except (KeyError, TypeError):
+        known = ", ".join(VARIANT_IDS)
+        raise OptionError(
+            f"unknown variant {variant_id!r} (known: {known})", code="bad_variant"
+        ) from None
+
+
+def build_schedule(rows: list[Mapping[str, Any]]) -> tuple[DealSpec, ...]:
+    """Validate a custom deal schedule for a contract game and return it as DealSpecs.
+
+    Each row: ``cards`` dealt, ``sets`` and ``runs`` of the contract, optional ``set_min``
+    (default 3) and ``run_min`` (default 4).
+    """
+    if not isinstance(rows, list | tuple) or not rows:
+        raise OptionError("a schedule needs at least one deal", code="bad_schedule")
+    if len(rows) > MAX_CUSTOM_DEALS:
+        raise OptionError(
+            f"a schedule has at most {MAX_CUSTOM_DEALS} deals", code="bad_schedule"
+        )
+    specs = []
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, Mapping):
+            raise OptionError(f"deal {i}: not a deal description", code="bad_schedule")
+        try:
+            values = {
+                key: int(row.get(key, default))
+                for key, default in (
+                    ("cards", None),
+                    ("sets", 0),
+                    ("runs", 0),
+                    ("set_min", 3),
+                    ("run_min", 4),
+                )
+                if key in row or default is not None
+            }
+        except (TypeError, ValueError):
+            raise OptionError(f"deal {i}: numbers only", code="bad_schedule") from None
+        if "cards" not in values:
+            raise OptionError(f"deal {i}: how many cards are dealt?", code="bad_schedule")
+        spec = DealSpec(number=i, **values)
+        if not 1 <= spec.cards <= MAX_CARDS_DEALT:
+            raise OptionError(
+                f"deal {i}: cards dealt must be 1 to {MAX_CARDS_DEALT}", code="bad_schedule"
+            )
+        if spec.sets < 0 or spec.runs < 0 or spec.sets + spec.runs == 0:
+            raise OptionError(f"deal {i}: the contract needs a set or a run", code="bad_schedule")
+        if not 3 <= spec.set_min <= 8 or not 3 <= spec.run_min <= 13:
+            raise OptionError(
+                f"deal {i}: sets need 3 to 8 cards, runs 3 to 13", code="bad_schedule"
+            )
+        if spec.minimum_cards > spec.cards:
+            raise OptionError(
+                f"deal {i}: the contract needs {spec.minimum_cards} cards but only "
+                f"{spec.cards} are dealt",
+                code="bad_schedule",
+            )
+        specs.append(spec)
+    return tuple(specs)
