@@ -28,10 +28,14 @@ for _r in range(2, 11):
 JOKER_CODE = "JK"
 
 _SYMBOL_TO_SUIT = {
-    "♠": "S", "♤": "S",
-    "♥": "H", "♡": "H",
-    "♦": "D", "♢": "D",
-    "♣": "C", "♧": "C",
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
 }
 
 # Canonical rank tokens, accepted in every language.

@@ -79,16 +79,14 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
     if variant.id != CLASSIC and first_turn is not None:
         raise CheckError("first_turn applies to the classic game only", code="bad_request")
     if first_turn not in FIRST_TURN_VALUES:
-        raise CheckError("first_turn must be \"drawn\", \"undrawn\" or null", code="bad_request")
+        raise CheckError('first_turn must be "drawn", "undrawn" or null', code="bad_request")
 
     n = len(cards)
     if variant.id == CLASSIC:
         expected = {"drawn": (16,), "undrawn": (15,), None: (15, 16)}[first_turn]
         if n not in expected:
             what = " or ".join(str(e) for e in expected)
-            raise CheckError(
-                f"the classic game checks {what} cards, not {n}", code="wrong_count"
-            )
+            raise CheckError(f"the classic game checks {what} cards, not {n}", code="wrong_count")
     elif variant.id == ROMME:
         if n != 15:
             raise CheckError(

@@ -176,7 +176,11 @@ class Variant:
     def max_decks(self) -> tuple[int, int]:
         """The most decks and jokers any table of this variant uses (limits for the checker)."""
         return max(
-            (self.decks(p, d) for p in range(self.min_players, self.max_players + 1) for d in (1, 99)),
+            (
+                self.decks(p, d)
+                for p in range(self.min_players, self.max_players + 1)
+                for d in (1, 99)
+            ),
         )
 
     def cards_dealt(self, deal: int = 1, schedule: tuple[DealSpec, ...] | None = None) -> int:
@@ -225,10 +229,7 @@ class Variant:
 
     def max_penalty(self, cards_held: int) -> int:
         """The most a hand of this many cards can be worth (for plausibility checks)."""
-        if self.id == ROMME:
-            worst = 20
-        else:
-            worst = 50
+        worst = 20 if self.id == ROMME else 50
         return worst * cards_held
 
 
@@ -380,9 +381,7 @@ def build_schedule(rows: list[Mapping[str, Any]]) -> tuple[DealSpec, ...]:
     if not isinstance(rows, list | tuple) or not rows:
         raise OptionError("a schedule needs at least one deal", code="bad_schedule")
     if len(rows) > MAX_CUSTOM_DEALS:
-        raise OptionError(
-            f"a schedule has at most {MAX_CUSTOM_DEALS} deals", code="bad_schedule"
-        )
+        raise OptionError(f"a schedule has at most {MAX_CUSTOM_DEALS} deals", code="bad_schedule")
     specs = []
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, Mapping):

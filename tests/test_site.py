@@ -1,0 +1,70 @@
+import pytest
+from django.urls import reverse
+
+LANGS = ["en", "de", "nb", "pl", "fi", "es"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_page_answers_in_every_language_prefix(client, lang):
+    response = client.get(f"/{lang}/")
+    assert response.status_code == 200
+    assert f'<html lang="{lang}">' in response.content.decode()
+
+
+def test_home_page_lists_the_four_variants_with_facts_from_the_engine(client):
+    body = client.get("/en/").content.decode()
+    for variant_id in ("classic", "contract-nordic", "contract-spanish", "romme"):
+        assert f'id="variant-{variant_id}"' in body
+    # classic: 2-12 players, decks by player count, 15 cards
+    assert "2–12 players" in body
+    assert "9–12 players: 4 decks and 4 jokers" in body
+    assert "15 cards each" in body
+    # contract-spanish: decks change with the deal for 5-8 players
+    assert (
+        "5–8 players: deals 1–2: 2 decks and 4 jokers; deals 3–4: 3 decks and 6 jokers; deals 5–7: 4 decks and 8 jokers"
+        in body
+    )
+    assert "6 to 12 cards each" in body
+
+
+def test_root_redirects_by_accept_language(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="pl,en;q=0.5")
+    assert response.status_code == 302
+    assert response["Location"] == "/pl/"
+
+
+def test_language_switcher_links_to_the_same_page(client):
+    body = client.get("/de/api/").content.decode()
+    for lang in LANGS:
+        assert f'href="/{lang}/api/"' in body
+
+
+def test_pages_carry_a_content_security_policy_without_unsafe_inline(client):
+    response = client.get("/en/")
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "default-src 'none'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_htmx_is_served_from_our_own_static_files(client):
+    body = client.get("/en/").content.decode()
+    assert '<script src="/static/django_htmx/htmx' in body or "/static/django_htmx/" in body
+    assert "https://" not in body.split("<body")[0]
+
+
+def test_csrf_token_travels_in_hx_headers(client):
+    body = client.get("/en/").content.decode()
+    assert 'hx-headers=\'{"X-CSRFToken": "' in body
+
+
+def test_api_docs_page_names_every_option(client):
+    body = client.get(reverse("api-docs")).content.decode()
+    for name in (
+        "twos_wild",
+        "no_may_i_last_three",
+        "opening_minimum",
+        "handromme_doubles",
+        "joker_in_each_hand",
+        "ace_low_is_one",
+    ):
+        assert name in body
