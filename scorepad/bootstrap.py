@@ -67,6 +67,11 @@ def _secret_key() -> str:
     return key_file.read_text().strip()
 
 
+def _compile_messages(env: dict) -> None:
+    if any(ROOT.glob("locale/*/LC_MESSAGES/*.po")):
+        _manage("compilemessages", "--ignore", ".venv", "-v", "0", env=env)
+
+
 def _manage(*args: str, env: dict) -> None:
     _run(VENV_PYTHON if VENV_PYTHON.exists() else sys.executable, "manage.py", *args, env=env)
 
@@ -76,7 +81,7 @@ def serve() -> None:
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", _secret_key())
     env.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-    _manage("compilemessages", "--ignore", ".venv", "-v", "0", env=env)
+    _compile_messages(env)
     _manage("collectstatic", "--noinput", "-v", "0", env=env)
     _manage("migrate", "--noinput", "-v", "1", env=env)
     _manage("createcachetable", env=env)
@@ -126,7 +131,7 @@ def runtests() -> None:
     _say("ruff check and format")
     _run(bin_dir / "ruff", "check", ".")
     _run(bin_dir / "ruff", "format", "--check", ".")
-    _manage("compilemessages", "--ignore", ".venv", "-v", "0", env=env)
+    _compile_messages(env)
     _say(f"tests on {'DATABASE_URL' if env.get('DATABASE_URL') else 'SQLite'}")
     extra = sys.argv[2:]
     result = subprocess.run([str(bin_dir / "pytest"), *extra], cwd=ROOT, env=env)

@@ -1,24 +1,75 @@
 """Meld validation: runs, sets and Rommé groups, and what each wild card stands for.
 
-INTERFACE STUB — being implemented. Signatures are fixed; other modules rely on them.
+Two entry points:
+
+* :func:`validate_meld` checks a meld whose roles are given (each :class:`Placed` says which
+  card it is and which card it stands for) and returns it normalised as a :class:`Meld`.
+* :func:`find_meld` takes unordered cards, decides whether they form a meld and chooses the
+  roles of the wild cards. Its answer always passes :func:`validate_meld`.
+
+Both raise :class:`MeldError` with a reason a person understands.
+
+The rules of RULES.md, per variant (``Variant`` holds them as data):
+
+* classic: runs only, 3 to 5 cards; any mix of natural and wild cards (even all wild).
+* contract games: runs of at least 4 cards (``DealSpec.run_min``), sets of at least 3 cards
+  of one rank (``DealSpec.set_min``), suits may repeat in a set. Nordic: wild cards never
+  outnumber natural cards. Spanish: at least one natural card; runs go around the corner
+  (Q-K-A-2), up to 13 cards.
+* romme: runs of at least 3 cards; groups of 3 or 4 cards of one rank, all of different
+  suits; at least one natural card.
+
+A run is one suit in unbroken order, each rank once. The ace is low (A-2-3) or high (Q-K-A),
+never both and never around the corner (K-A-2), except where the variant's runs wrap.
+
+Natural and wild roles. A card that may be wild (``Variant.can_be_wild``) and stands for
+itself is a natural card: a 2 at the 2 position of a run of its own suit in the classic game,
+a red ace at an ace position of a run of its own suit or in a set of aces in the Nordic game.
+In a contract set the suit does not matter, so a red ace in a set of aces is always natural:
+:func:`validate_meld` refuses it standing for an ace of another suit. Any other card stands
+for itself. A wild card stands for a real card (never a joker): in a run the card at its
+position; in a contract set a card of the set's rank (any suit); in a Rommé group a card of
+the group's rank of a suit not otherwise in the group.
+
+Identical cards in a classic run. The classic sheet says two identical cards may never be in
+the same run. Natural cards in a run have distinct ranks anyway (a run holds each rank once),
+so two natural 7♠ can never share a run. A wild card counts by what it stands for: it stands
+for a card missing from the run, so ``A♠ 2♠ 3♠`` plus a second 2♠ standing for 4♠ is the run
+A♠-2♠-3♠-4♠ with one wild card; what is checked is that no two cards stand for the same card.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
-from .cards import Card
-from .variants import DealSpec, Variant
+from .cards import ALL_CARDS, RANK_CODES, SUIT_SYMBOLS, SUITS, Card
+from .variants import (
+    SETS_GROUP,
+    SETS_SAME_RANK,
+    WILD_ANY,
+    WILD_NEEDS_NATURAL,
+    WILD_NOT_MORE_THAN_NATURAL,
+    DealSpec,
+    Variant,
+)
 
 RUN = "run"
 SET = "set"
 GROUP = "group"
 
+GROUP_MAX = len(SUITS)  # a Rommé group holds each suit at most once
+
 
 class MeldError(ValueError):
     """Cards that do not form the meld asked for; the message says why."""
+
+
+class _WildLimitError(MeldError):
+    """The cards would have the shape of a meld, but the variant's wild-card limit forbids it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +109,107 @@ class Meld:
         return [p.as_json() for p in self.placed]
 
 
+# --- the rules that apply to one call ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    wild: frozenset[Card]  # cards that may stand for another card
+    run_min: int
+    run_max: int
+    wraps: bool
+    set_kind: str | None  # SET, GROUP or None (runs only)
+    set_min: int
+    wild_limit: str
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (RUN, self.set_kind) if self.set_kind else (RUN,)
+
+
+_WILD_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], frozenset[Card]] = {}
+
+
+def _wild_cards(variant: Variant, opts: dict[str, Any]) -> frozenset[Card]:
+    key = (variant.id, tuple(sorted(opts.items())))
+    wild = _WILD_CACHE.get(key)
+    if wild is None:
+        wild = frozenset(c for c in ALL_CARDS if variant.can_be_wild(c, opts))
+        _WILD_CACHE[key] = wild
+    return wild
+
+
+def _rules(variant: Variant, options: Mapping[str, Any] | None, deal: DealSpec | None) -> _Rules:
+    opts = variant.resolve_options(options)
+    run_min = variant.run_min
+    set_min = 3
+    if deal is not None:
+        if not variant.is_contract:
+            raise ValueError(f"{variant.id} has no deals; a deal applies to contract games only")
+        run_min = deal.run_min
+        set_min = deal.set_min
+    if variant.sets == SETS_SAME_RANK:
+        set_kind: str | None = SET
+    elif variant.sets == SETS_GROUP:
+        set_kind = GROUP
+    else:
+        set_kind = None
+    return _Rules(
+        wild=_wild_cards(variant, opts),
+        run_min=run_min,
+        run_max=variant.run_max,
+        wraps=variant.run_wraps,
+        set_kind=set_kind,
+        set_min=set_min,
+        wild_limit=variant.wild_limit,
+    )
+
+
+def _check_kind(kind: str | None, rules: _Rules) -> None:
+    if kind is None or kind in rules.kinds:
+        return
+    if kind not in (RUN, SET, GROUP):
+        raise ValueError(f"unknown kind of meld {kind!r} (run, set or group)")
+    if rules.set_kind is None:
+        raise MeldError(f"this variant has runs only, no {kind}s")
+    raise MeldError(f"this variant has runs and {rules.set_kind}s, not {kind}s")
+
+
+# --- words for messages --------------------------------------------------------------------
+
+_RANK_PLURALS = {1: "aces", 11: "jacks", 12: "queens", 13: "kings"}
+
+
+def _name(c: Card) -> str:
+    return c.symbol
+
+
+def _names(cards: Sequence[Card]) -> str:
+    return " ".join(_name(c) for c in cards)
+
+
+def _rank_plural(rank: int) -> str:
+    return _RANK_PLURALS.get(rank, f"{RANK_CODES.get(rank, rank)}s")
+
+
+def _rank_card(rank: int, suit: str) -> Card:
+    return Card(1 if rank == 14 else rank, suit)
+
+
+def _listing(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_AROUND_THE_CORNER = (
+    "K-A-2 is not a run in this variant: the ace is low (A-2-3) or high (Q-K-A), never both"
+)
+
+
+# --- validation of explicit roles -------------------------------------------------------------
+
+
 def validate_meld(
     placed: Sequence[Placed] | Meld,
     variant: Variant,
@@ -65,8 +217,193 @@ def validate_meld(
     kind: str | None = None,
     deal: DealSpec | None = None,
 ) -> Meld:
-    """Check a meld whose roles are given; return it as a Meld or raise MeldError."""
-    raise NotImplementedError
+    """Check a meld whose roles are given; return it as a Meld or raise MeldError.
+
+    ``kind`` (RUN, SET or GROUP) is taken from a Meld passed in, or inferred when None: cards
+    standing for one rank are a set (a group in Rommé), anything else a run. ``deal`` gives
+    the minimum lengths of a contract deal (``run_min``, ``set_min``). The Meld returned is
+    normalised: a run in rank order low to high (Q-K-A-2 for a run around the corner), a set
+    or group with its natural cards first, then its wild cards, each in canonical order.
+    """
+    rules = _rules(variant, options, deal)
+    if isinstance(placed, Meld):
+        if kind is None:
+            kind = placed.kind
+        elif kind != placed.kind:
+            raise MeldError(f"this meld is a {placed.kind}, not a {kind}")
+        items = placed.placed
+    else:
+        items = tuple(placed)
+    for p in items:
+        if not isinstance(p, Placed):
+            raise TypeError("validate_meld takes Placed cards: the card and what it stands for")
+    _check_kind(kind, rules)
+    return _validate(items, rules, kind)
+
+
+def _validate(items: tuple[Placed, ...], rules: _Rules, kind: str | None) -> Meld:
+    if not items:
+        raise MeldError("a meld needs cards")
+    for p in items:
+        if p.stands_for.is_joker:
+            raise MeldError(
+                f"{_name(p.card)} cannot stand for a joker: a wild card stands for a real card"
+            )
+        if p.is_wild and p.card not in rules.wild:
+            raise MeldError(
+                f"{_name(p.card)} is not a wild card in this variant: it stands for itself, "
+                f"not for {_name(p.stands_for)}"
+            )
+    if kind is None:
+        same_rank = len({p.stands_for.rank for p in items}) == 1
+        kind = rules.set_kind if same_rank and rules.set_kind else RUN
+    ordered = _validate_run(items, rules) if kind == RUN else _validate_set(items, rules, kind)
+    _check_wild_limit(ordered, rules)
+    return Meld(kind, ordered)
+
+
+def _check_lengths(n: int, rules: _Rules, kind: str) -> None:
+    if kind == RUN:
+        if n < rules.run_min:
+            raise MeldError(f"a run needs at least {rules.run_min} cards")
+        if n > rules.run_max:
+            raise MeldError(f"a run has at most {rules.run_max} cards in this variant")
+        return
+    if n < rules.set_min:
+        raise MeldError(f"a {kind} needs at least {rules.set_min} cards")
+    if kind == GROUP and n > GROUP_MAX:
+        raise MeldError(f"a group has at most {GROUP_MAX} cards, one of each suit")
+
+
+def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...]:
+    _check_lengths(len(items), rules, RUN)
+    suits = sorted({p.stands_for.suit for p in items}, key=SUITS.index)
+    if len(suits) > 1:
+        mixed = _listing([SUIT_SYMBOLS[s] for s in suits])
+        raise MeldError(f"a run is all one suit, not {mixed}")
+    suit = suits[0]
+    counts = Counter(p.stands_for.rank for p in items)
+    doubled = sorted(r for r, k in counts.items() if k > 1)
+    if doubled:
+        target = Card(doubled[0], suit)
+        holders = [p.card for p in items if p.stands_for == target]
+        if all(not p.is_wild for p in items if p.stands_for == target):
+            raise MeldError(
+                f"two identical cards ({_names(holders)}) may never be in the same run"
+            )
+        raise MeldError(f"two cards stand for {_name(target)}: a run holds each rank once")
+    order = _run_order(set(counts), rules.wraps, suit)
+    position = {rank: i for i, rank in enumerate(order)}
+    return tuple(sorted(items, key=lambda p: position[p.stands_for.rank]))
+
+
+def _linear_orders(ranks: set[int]) -> list[list[int]]:
+    """The ways these distinct ranks are one unbroken run without wrapping (ace low, ace high)."""
+    found = []
+    low = sorted(ranks)
+    if low[-1] - low[0] == len(low) - 1:
+        found.append(low)
+    if 1 in ranks:
+        high = sorted(14 if r == 1 else r for r in ranks)
+        if high[-1] - high[0] == len(high) - 1:
+            found.append([1 if r == 14 else r for r in high])
+    return found
+
+
+def _cyclic_order(ranks: set[int], length: int | None = None) -> list[int] | None:
+    """Ranks covered by an arc of ``length`` around the corner (K-A-2), starting at a rank
+    held: the arc's rank order, or None. ``length`` defaults to the number of ranks."""
+    n = len(ranks) if length is None else length
+    if n > 13:
+        return None
+    for start in sorted(ranks):
+        arc = [(start - 1 + i) % 13 + 1 for i in range(n)]
+        if ranks.issubset(arc):
+            return arc
+    return None
+
+
+def _run_order(ranks: set[int], wraps: bool, suit: str) -> list[int]:
+    linear = _linear_orders(ranks)
+    if linear:
+        return linear[0]
+    cyclic = _cyclic_order(ranks)
+    if cyclic is not None:
+        if wraps:
+            return cyclic
+        raise MeldError(_AROUND_THE_CORNER)
+    raise MeldError(_gap_message(ranks, suit, wraps))
+
+
+def _missing_ranks(ranks: set[int], wraps: bool) -> list[int]:
+    """The fewest ranks that would close the gaps of these ranks into one run."""
+    options = []
+    low = sorted(ranks)
+    options.append([r for r in range(low[0], low[-1] + 1) if r not in ranks])
+    if 1 in ranks:
+        high = sorted(14 if r == 1 else r for r in ranks)
+        options.append([r for r in range(high[0], high[-1] + 1) if r not in high])
+    if wraps:
+        for length in range(len(ranks), 14):
+            arc = _cyclic_order(ranks, length)
+            if arc is not None:
+                options.append([r for r in arc if r not in ranks])
+                break
+    return min(options, key=len)
+
+
+def _gap_message(ranks: set[int], suit: str, wraps: bool) -> str:
+    missing = [_name(_rank_card(r, suit)) for r in _missing_ranks(ranks, wraps)]
+    if len(missing) > 4:
+        return "the cards are not in unbroken order: too many cards missing for a run"
+    verb = "is" if len(missing) == 1 else "are"
+    return f"the run is not in unbroken order: {_listing(missing)} {verb} missing"
+
+
+def _validate_set(items: tuple[Placed, ...], rules: _Rules, kind: str) -> tuple[Placed, ...]:
+    _check_lengths(len(items), rules, kind)
+    ranks = {p.stands_for.rank for p in items}
+    if len(ranks) > 1:
+        raise MeldError(f"a {kind} is all one rank")
+    rank = next(iter(ranks))
+    if kind == SET:
+        for p in items:
+            if p.is_wild and p.card.rank == rank:
+                raise MeldError(
+                    f"{_name(p.card)} in a set of {_rank_plural(rank)} is a natural card: "
+                    "it stands for itself"
+                )
+    else:
+        suits = Counter(p.stands_for.suit for p in items)
+        doubled = [s for s in SUITS if suits[s] > 1]
+        if doubled:
+            raise MeldError(
+                f"two cards of the same suit in a group ({_name(Card(rank, doubled[0]))})"
+            )
+    return tuple(
+        sorted(items, key=lambda p: (p.is_wild, p.stands_for.sort_key, p.card.sort_key))
+    )
+
+
+def _check_wild_limit(items: tuple[Placed, ...], rules: _Rules) -> None:
+    wild = sum(1 for p in items if p.is_wild)
+    natural = len(items) - wild
+    if rules.wild_limit == WILD_ANY:
+        return
+    if rules.wild_limit == WILD_NOT_MORE_THAN_NATURAL:
+        if wild > natural:
+            raise _WildLimitError(
+                f"wild cards outnumber natural cards ({wild} wild, {natural} natural)"
+            )
+        return
+    if rules.wild_limit == WILD_NEEDS_NATURAL:
+        if natural == 0:
+            raise _WildLimitError("a meld needs at least one natural card")
+        return
+    raise ValueError(f"unknown wild-card limit {rules.wild_limit!r}")
+
+
+# --- finding the roles ------------------------------------------------------------------------
 
 
 def find_meld(
@@ -76,5 +413,226 @@ def find_meld(
     kind: str | None = None,
     deal: DealSpec | None = None,
 ) -> Meld:
-    """Decide whether unordered cards form a meld; choose the roles of wild cards."""
-    raise NotImplementedError
+    """Decide whether unordered cards form a meld; choose the roles of wild cards.
+
+    With ``kind`` None a run is tried first, then a set (a group in Rommé). Roles are chosen
+    deterministically:
+
+    * a card that may be wild is natural wherever it can be (the most natural cards win);
+    * in a run, wild cards first fill the gaps between the natural cards, then extend the
+      run upward, then downward; the ace is tried low before high, and a run around the
+      corner (contract-spanish) only when no straight run fits;
+    * in a set or group, wild cards stand for the suits not yet in it, in the order S, H,
+      D, C (again from S when a contract set holds more cards than suits);
+    * wild cards take their places in canonical card order (jokers last).
+
+    Raises MeldError with the reason when the cards form no meld of the kind asked.
+    """
+    rules = _rules(variant, options, deal)
+    cards = tuple(cards)
+    for c in cards:
+        if not isinstance(c, Card):
+            raise TypeError("find_meld takes Card values")
+    _check_kind(kind, rules)
+    if not cards:
+        raise MeldError("a meld needs cards")
+    kinds = (kind,) if kind is not None else rules.kinds
+    errors: dict[str, MeldError] = {}
+    for k in kinds:
+        try:
+            if k == RUN:
+                return _find_run(cards, rules)
+            return _find_set(cards, rules, k)
+        except MeldError as exc:
+            errors[k] = exc
+    if len(errors) == 1:
+        raise next(iter(errors.values()))
+    raise _combined_error(cards, rules, errors)
+
+
+def _combined_error(cards: tuple[Card, ...], rules: _Rules, errors: dict[str, MeldError]):
+    run_error = errors[RUN]
+    set_kind = rules.set_kind or SET
+    set_error = errors[set_kind]
+    limited = [e for e in (run_error, set_error) if isinstance(e, _WildLimitError)]
+    if len(limited) == 1:
+        return limited[0]
+    fixed = [c for c in cards if c not in rules.wild]
+    one_suit = len({c.suit for c in fixed}) <= 1
+    one_rank = len({c.rank for c in fixed}) <= 1
+    if one_suit and not one_rank:
+        return run_error
+    if one_rank and not one_suit:
+        return set_error
+    if str(run_error) == str(set_error):
+        return run_error
+    return MeldError(f"not a run ({run_error}) and not a {set_kind} ({set_error})")
+
+
+def _sorted(cards) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
+def _unique_by(cards: list[Card], key) -> list[Card]:
+    seen = set()
+    out = []
+    for c in cards:
+        k = key(c)
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
+
+
+def _remove(pool: list[Card], taken) -> list[Card]:
+    rest = list(pool)
+    for c in taken:
+        rest.remove(c)
+    return rest
+
+
+def _first_error(errors: list[MeldError]) -> MeldError:
+    """The most useful of the errors met while trying: a wild-card limit beats a shape."""
+    for e in errors:
+        if isinstance(e, _WildLimitError):
+            return e
+    return errors[0]
+
+
+def _find_run(cards: tuple[Card, ...], rules: _Rules) -> Meld:
+    n = len(cards)
+    _check_lengths(n, rules, RUN)
+    fixed = _sorted(c for c in cards if c not in rules.wild)
+    flexible = _sorted(c for c in cards if c in rules.wild and not c.is_joker)
+    suits = sorted({c.suit for c in fixed}, key=SUITS.index)
+    if len(suits) > 1:
+        raise MeldError(f"a run is all one suit, not {_listing([SUIT_SYMBOLS[s] for s in suits])}")
+    counts = Counter(fixed)
+    twice = [c for c in fixed if counts[c] > 1]
+    if twice:
+        raise MeldError(
+            f"two identical cards ({_names(twice[:2])}) may never be in the same run"
+        )
+    fixed_ranks = {c.rank for c in fixed}
+    if suits:
+        suit_choices = suits
+    else:
+        suit_choices = sorted({c.suit for c in flexible}, key=SUITS.index) or [SUITS[0]]
+
+    # (suit, natural cards) in order of preference: the most natural cards first.
+    candidates: list[tuple[str, list[Card]]] = []
+    for suit in suit_choices:
+        may_be_natural = _unique_by(
+            [c for c in flexible if c.suit == suit and c.rank not in fixed_ranks],
+            key=lambda c: c.rank,
+        )
+        for size in range(len(may_be_natural), -1, -1):
+            for chosen in combinations(may_be_natural, size):
+                candidates.append((suit, fixed + list(chosen)))
+    candidates.sort(key=lambda sc: -len(sc[1]))
+
+    errors: list[MeldError] = []
+    for suit, naturals in candidates:
+        wilds = _sorted(_remove(list(cards), naturals))
+        order = _run_window([c.rank for c in naturals], n, rules, suit)
+        if isinstance(order, MeldError):
+            errors.append(order)
+            continue
+        by_rank = {c.rank: c for c in naturals}
+        queue = iter(wilds)
+        placed = []
+        for rank in order:
+            target = Card(rank, suit)
+            natural = by_rank.get(rank)
+            placed.append(Placed(natural, target) if natural else Placed(next(queue), target))
+        try:
+            return _validate(tuple(placed), rules, RUN)
+        except MeldError as exc:
+            errors.append(exc)
+    raise _first_error(errors)
+
+
+def _run_window(
+    natural_ranks: list[int], n: int, rules: _Rules, suit: str
+) -> list[int] | MeldError:
+    """The ranks (1..13, in run order) of an n-card run holding these natural ranks."""
+    if not natural_ranks:
+        return list(range(1, n + 1))
+    ranks = set(natural_ranks)
+    mappings = [sorted(ranks)]
+    if 1 in ranks:
+        mappings.append(sorted(14 if r == 1 else r for r in ranks))
+    for positions in mappings:
+        low, high = positions[0], positions[-1]
+        extra = n - (high - low + 1)
+        if extra < 0:
+            continue
+        up = min(extra, 14 - high)
+        start, end = low - (extra - up), high + up
+        if start < 1 or (start == 1 and end == 14):
+            continue
+        return [1 if r == 14 else r for r in range(start, end + 1)]
+    cyclic = _cyclic_order(ranks, n)
+    if cyclic is not None:
+        if rules.wraps:
+            return cyclic
+        return MeldError(_AROUND_THE_CORNER)
+    missing = _missing_ranks(ranks, rules.wraps)
+    wild = n - len(ranks)
+    names = [_name(_rank_card(r, suit)) for r in missing]
+    if len(names) > 4:
+        return MeldError("the cards are too far apart to make a run")
+    verb = "is" if len(names) == 1 else "are"
+    message = f"the run is not in unbroken order: {_listing(names)} {verb} missing"
+    if wild:
+        message += f", more than {wild} wild {'card' if wild == 1 else 'cards'} can fill"
+    return MeldError(message)
+
+
+def _find_set(cards: tuple[Card, ...], rules: _Rules, kind: str) -> Meld:
+    n = len(cards)
+    _check_lengths(n, rules, kind)
+    fixed = _sorted(c for c in cards if c not in rules.wild)
+    flexible = _sorted(c for c in cards if c in rules.wild and not c.is_joker)
+    ranks = sorted({c.rank for c in fixed})
+    if len(ranks) > 1:
+        raise MeldError(f"a {kind} is all one rank")
+    if kind == GROUP:
+        counts = Counter(c.suit for c in fixed)
+        doubled = [c for c in fixed if counts[c.suit] > 1]
+        if doubled:
+            raise MeldError(f"two cards of the same suit in a group ({_names(doubled[:2])})")
+    rank_choices = ranks or sorted({c.rank for c in flexible}) or [1]
+
+    errors: list[MeldError] = []
+    for rank in rank_choices:
+        same_rank = [c for c in flexible if c.rank == rank]
+        if kind == SET:
+            natural_choices = [same_rank]  # a card of the set's rank is natural in a set
+        else:
+            taken = {c.suit for c in fixed}
+            may_be_natural = _unique_by(
+                [c for c in same_rank if c.suit not in taken], key=lambda c: c.suit
+            )
+            natural_choices = [
+                list(chosen)
+                for size in range(len(may_be_natural), -1, -1)
+                for chosen in combinations(may_be_natural, size)
+            ]
+        for chosen in natural_choices:
+            naturals = fixed + chosen
+            wilds = _sorted(_remove(list(cards), naturals))
+            present = {c.suit for c in naturals}
+            free = [s for s in SUITS if s not in present]
+            if kind == SET:
+                free = free + list(SUITS) * len(wilds)
+            placed = [Placed(c, c) for c in naturals]
+            placed += [Placed(w, Card(rank, s)) for w, s in zip(wilds, free, strict=False)]
+            if len(placed) != n:  # more wild cards than free suits in a group
+                errors.append(MeldError(f"a group has at most {GROUP_MAX} cards, one of each suit"))
+                continue
+            try:
+                return _validate(tuple(placed), rules, kind)
+            except MeldError as exc:
+                errors.append(exc)
+    raise _first_error(errors)
