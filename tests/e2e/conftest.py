@@ -1,0 +1,63 @@
+"""End-to-end tests: Debian's Chromium driven by Playwright against the live test server."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are
+# still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run the README's test command (it installs it)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base = live_server.url
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def dark_page(browser, live_server):
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base = live_server.url
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> None:
+    """Save a phone-width screenshot under tests/e2e/screenshots/ (ignored by git)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
