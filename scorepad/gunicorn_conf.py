@@ -1,0 +1,20 @@
+"""gunicorn settings for production: ``gunicorn -c scorepad/gunicorn_conf.py scorepad.wsgi``.
+
+Everything can be overridden from the environment (GUNICORN_BIND, GUNICORN_WORKERS, ...).
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+errorlog = "-"
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+preload_app = True
