@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "scorepad.ratelimit.RateLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -198,6 +199,18 @@ CONTENT_SECURITY_POLICY = {
         "manifest-src": [SELF],
     },
 }
+
+# Requests per client and minute (0 turns a limit off); off under pytest unless a test asks.
+RATE_LIMITS = (
+    {}
+    if TESTING or not env_bool("RATE_LIMIT", True)
+    else {
+        "write": int(os.environ.get("RATE_LIMIT_WRITES", "120")),
+        "api": int(os.environ.get("RATE_LIMIT_API", "600")),
+    }
+)
+# How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
+TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 
 SITE_NAME = _("Continental")
 
