@@ -288,9 +288,7 @@ def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...
         target = Card(doubled[0], suit)
         holders = [p.card for p in items if p.stands_for == target]
         if all(not p.is_wild for p in items if p.stands_for == target):
-            raise MeldError(
-                f"two identical cards ({_names(holders)}) may never be in the same run"
-            )
+            raise MeldError(f"two identical cards ({_names(holders)}) may never be in the same run")
         raise MeldError(f"two cards stand for {_name(target)}: a run holds each rank once")
     order = _run_order(set(counts), rules.wraps, suit)
     position = {rank: i for i, rank in enumerate(order)}
@@ -380,9 +378,7 @@ def _validate_set(items: tuple[Placed, ...], rules: _Rules, kind: str) -> tuple[
             raise MeldError(
                 f"two cards of the same suit in a group ({_name(Card(rank, doubled[0]))})"
             )
-    return tuple(
-        sorted(items, key=lambda p: (p.is_wild, p.stands_for.sort_key, p.card.sort_key))
-    )
+    return tuple(sorted(items, key=lambda p: (p.is_wild, p.stands_for.sort_key, p.card.sort_key)))
 
 
 def _check_wild_limit(items: tuple[Placed, ...], rules: _Rules) -> None:
@@ -510,14 +506,10 @@ def _find_run(cards: tuple[Card, ...], rules: _Rules) -> Meld:
     counts = Counter(fixed)
     twice = [c for c in fixed if counts[c] > 1]
     if twice:
-        raise MeldError(
-            f"two identical cards ({_names(twice[:2])}) may never be in the same run"
-        )
+        raise MeldError(f"two identical cards ({_names(twice[:2])}) may never be in the same run")
     fixed_ranks = {c.rank for c in fixed}
-    if suits:
-        suit_choices = suits
-    else:
-        suit_choices = sorted({c.suit for c in flexible}, key=SUITS.index) or [SUITS[0]]
+    # With no card that must be natural, the suits of the cards that may be; all wild: spades.
+    suit_choices = suits or sorted({c.suit for c in flexible}, key=SUITS.index) or [SUITS[0]]
 
     # (suit, natural cards) in order of preference: the most natural cards first.
     candidates: list[tuple[str, list[Card]]] = []

@@ -1,0 +1,478 @@
+"""The scoring arithmetic of RULES.md: stake payments, ledgers, settle-up, penalty points,
+running totals and standings.
+
+Pure functions and small frozen values. Player keys (``K``) are whatever the caller uses to
+name players (names, ids, seats): they only need to be hashable. Every function keeps the
+order of the players it is given, so its output is deterministic. Bad input raises
+:class:`ScoreError` (a ``ValueError``) with a message that names the player concerned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TypeVar
+
+from .cards import Card, CardError, check_copies
+from .variants import CLASSIC, CLASSIC_PAYMENTS, MAX_CARDS_DEALT, ROMME, Variant
+
+K = TypeVar("K", bound=Hashable)
+
+FIRST_TURN_VALUES = (None, "drawn", "undrawn")
+CLASSIC_LAID_CARDS = 15  # a classic hand goes out with 15 laid cards
+
+# The most cards a player can hold when a deal is scored (for the plausibility of points):
+# contract games: the most cards a deal may deal (custom schedules included) plus the cards
+# taken out of turn (the discard and a penalty card per take), the same allowance the hand
+# checker makes; Rommé: the starting player's 15.
+MAX_EXTRA_CONTRACT_CARDS = 12
+MAX_CONTRACT_CARDS_HELD = MAX_CARDS_DEALT + MAX_EXTRA_CONTRACT_CARDS
+MAX_ROMME_CARDS_HELD = 15
+
+# Up to this many players with a balance, settle_up finds the proven minimum of transfers.
+SETTLE_EXACT_MAX = 16
+
+
+class ScoreError(ValueError):
+    """Input that cannot be scored; ``player`` names the player concerned, if any."""
+
+    def __init__(self, message: str, player: object = None):
+        super().__init__(message)
+        self.player = player
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_players(players: Sequence[K]) -> list[K]:
+    players = list(players)
+    seen = set()
+    for p in players:
+        if p in seen:
+            raise ScoreError(f"{p} is listed twice", player=p)
+        seen.add(p)
+    return players
+
+
+# --- classic: stake payments -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentRow:
+    row: str
+    points: int
+
+    def as_json(self) -> dict[str, object]:
+        return {"row": self.row, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What each other player pays the player who went out, row by row."""
+
+    total: int
+    rows: tuple[PaymentRow, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {"payment": self.total, "payment_rows": [r.as_json() for r in self.rows]}
+
+
+def classic_payment(
+    wild_twos: int,
+    jokers: int,
+    first_turn: str | None = None,
+    one_suit: bool = False,
+    twos_wild: bool = True,
+) -> Payment:
+    """The payment of RULES.md's table for a classic hand that went out.
+
+    ``wild_twos`` counts the 2s laid as wild cards (a natural 2 is not counted), ``jokers``
+    the jokers laid; ``first_turn`` is None, "drawn" or "undrawn"; ``one_suit`` when all 15
+    laid cards are of one suit (never with a joker, which has no suit). In the jokers-only
+    game (``twos_wild`` False) no 2 is wild, so ``wild_twos`` must be 0.
+
+    Rows: ``going_out`` 1; ``wild_twos`` 1 each and ``jokers`` 2 each (present only when
+    more than 0), or ``no_wild`` 10 instead of both when no wild card was laid;
+    ``first_turn_drawn`` 7 or ``first_turn_undrawn`` 10; ``one_suit`` 10.
+    """
+    for name, value in (("wild_twos", wild_twos), ("jokers", jokers)):
+        if not _is_int(value) or value < 0:
+            raise ScoreError(f"{name} must be a whole number of cards, 0 or more, not {value!r}")
+    if wild_twos + jokers > CLASSIC_LAID_CARDS:
+        raise ScoreError(f"a hand lays {CLASSIC_LAID_CARDS} cards, not {wild_twos + jokers} wild")
+    if not twos_wild and wild_twos:
+        raise ScoreError("in the jokers-only game no 2 is wild, so wild_twos must be 0")
+    if first_turn not in FIRST_TURN_VALUES:
+        raise ScoreError(f'first_turn must be "drawn", "undrawn" or None, not {first_turn!r}')
+    if one_suit and jokers:
+        raise ScoreError("a hand with a joker is never all one suit: a joker has no suit")
+
+    rows = [PaymentRow("going_out", CLASSIC_PAYMENTS["going_out"])]
+    if wild_twos == 0 and jokers == 0:
+        rows.append(PaymentRow("no_wild", CLASSIC_PAYMENTS["no_wild"]))
+    else:
+        if wild_twos:
+            rows.append(PaymentRow("wild_twos", CLASSIC_PAYMENTS["wild_two"] * wild_twos))
+        if jokers:
+            rows.append(PaymentRow("jokers", CLASSIC_PAYMENTS["joker"] * jokers))
+    if first_turn is not None:
+        key = f"first_turn_{first_turn}"
+        rows.append(PaymentRow(key, CLASSIC_PAYMENTS[key]))
+    if one_suit:
+        rows.append(PaymentRow("one_suit", CLASSIC_PAYMENTS["one_suit"]))
+    return Payment(total=sum(r.points for r in rows), rows=tuple(rows))
+
+
+def classic_ledger(players: Sequence[K], winner: K, payment: int) -> dict[K, int]:
+    """One classic deal: the winner gains payment × (n-1), every other player loses payment."""
+    players = _check_players(players)
+    if len(players) < 2:
+        raise ScoreError("a deal needs at least 2 players")
+    if winner not in players:
+        raise ScoreError(f"{winner} went out but is not one of the players", player=winner)
+    if not _is_int(payment) or payment < 0:
+        raise ScoreError(f"the payment must be a whole number, 0 or more, not {payment!r}")
+    return {p: payment * (len(players) - 1) if p == winner else -payment for p in players}
+
+
+# --- settling up -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    payer: object
+    payee: object
+    amount: Decimal
+
+
+def settle_up(balances: Mapping[K, int], value_per_point: Decimal | int = 1) -> list[Transfer]:
+    """The fewest payments that square everybody's balance (positive: is owed; negative: owes).
+
+    Exact, not greedy: with k players whose balance is not zero, the fewest transfers are
+    k minus the largest number of disjoint groups of players whose balances sum to zero.
+    A dynamic programme over the subsets of those players finds the groups (up to
+    ``SETTLE_EXACT_MAX`` players; beyond, one greedy group, at most k-1 transfers); each
+    group is then settled greedily, largest debt to largest credit, in g-1 transfers.
+
+    Amounts are points × ``value_per_point`` as Decimal. The balances must sum to zero.
+    Output: sorted by the payer's, then the payee's position in ``balances``.
+    """
+    if isinstance(value_per_point, bool) or not isinstance(value_per_point, int | Decimal):
+        raise ScoreError(
+            f"the value of a point must be an int or a Decimal, not {value_per_point!r}"
+        )
+    if isinstance(value_per_point, Decimal) and not value_per_point.is_finite():
+        raise ScoreError(f"the value of a point must be a number, not {value_per_point}")
+    if value_per_point <= 0:
+        raise ScoreError(f"the value of a point must be more than 0, not {value_per_point}")
+    keys = list(balances)
+    for key in keys:
+        if not _is_int(balances[key]):
+            raise ScoreError(f"{key}: the balance must be a whole number", player=key)
+    total = sum(balances[k] for k in keys)
+    if total != 0:
+        raise ScoreError(f"the balances must sum to zero, not {total}")
+
+    nonzero = [i for i, key in enumerate(keys) if balances[key] != 0]
+    values = [balances[keys[i]] for i in nonzero]
+    if not nonzero:
+        return []
+    if len(nonzero) > SETTLE_EXACT_MAX:
+        groups = [list(range(len(nonzero)))]
+    else:
+        groups = _zero_sum_groups(values)
+
+    transfers: list[tuple[int, int, int]] = []
+    for group in groups:
+        transfers.extend(
+            (nonzero[payer], nonzero[payee], amount)
+            for payer, payee, amount in _settle_group(group, values)
+        )
+    transfers.sort()
+    value = Decimal(value_per_point)
+    return [Transfer(keys[a], keys[b], Decimal(amount) * value) for a, b, amount in transfers]
+
+
+def _zero_sum_groups(values: list[int]) -> list[list[int]]:
+    """The largest number of disjoint zero-sum groups covering all these (non-zero) values.
+
+    ``best[m]`` is the most zero-sum groups a chain of subsets ending in ``m`` passes; it is
+    max over i in m of ``best[m - i]``, plus one when ``m`` itself sums to zero. Following
+    the best chain down from the full set, the zero-sum subsets met are nested, and their
+    successive differences are the groups.
+    """
+    k = len(values)
+    full = (1 << k) - 1
+    sums = [0] * (full + 1)
+    for m in range(1, full + 1):
+        low = m & -m
+        sums[m] = sums[m ^ low] + values[low.bit_length() - 1]
+    best = [0] * (full + 1)
+    for m in range(1, full + 1):
+        top = 0
+        rest = m
+        while rest:
+            low = rest & -rest
+            if best[m ^ low] > top:
+                top = best[m ^ low]
+            rest ^= low
+        best[m] = top + (sums[m] == 0)
+    chain = []
+    m = full
+    while m:
+        own = sums[m] == 0
+        if own:
+            chain.append(m)
+        rest = m
+        while rest:
+            low = rest & -rest
+            if best[m ^ low] == best[m] - own:
+                m ^= low
+                break
+            rest ^= low
+    groups = []
+    for outer, inner in zip(chain, [*chain[1:], 0], strict=True):
+        diff = outer & ~inner
+        groups.append([i for i in range(k) if diff >> i & 1])
+    return groups
+
+
+def _settle_group(group: list[int], values: list[int]) -> list[tuple[int, int, int]]:
+    """Greedy settling of one zero-sum group: the largest debt pays the largest credit."""
+    left = {i: values[i] for i in group}
+    out = []
+    while True:
+        debtors = [i for i in group if left[i] < 0]
+        creditors = [i for i in group if left[i] > 0]
+        if not debtors:
+            return out
+        payer = min(debtors, key=lambda i: (left[i], i))
+        payee = min(creditors, key=lambda i: (-left[i], i))
+        amount = min(-left[payer], left[payee])
+        left[payer] += amount
+        left[payee] -= amount
+        out.append((payer, payee, amount))
+
+
+# --- penalty points ------------------------------------------------------------------------------
+
+
+def hand_penalty(cards: Sequence[Card], variant: Variant) -> int:
+    """The penalty of the cards left in a hand: the sum of ``variant.penalty`` per card."""
+    if variant.id == CLASSIC:
+        raise ScoreError("the classic game has no card penalties")
+    total = 0
+    for c in cards:
+        if not isinstance(c, Card):
+            raise ScoreError(f"not a card: {c!r}")
+        total += variant.penalty(c)
+    return total
+
+
+def max_cards_held(variant: Variant) -> int:
+    """The most cards a player can hold when a deal of this variant is scored."""
+    if variant.id == CLASSIC:
+        raise ScoreError("the classic game has no card penalties")
+    if variant.id == ROMME:
+        return MAX_ROMME_CARDS_HELD
+    return MAX_CONTRACT_CARDS_HELD
+
+
+def max_hand_penalty(variant: Variant, players: int) -> int:
+    """The most the cards one player can hold could be worth, with this many players.
+
+    The sum of the most expensive ``max_cards_held`` cards of the decks in play (the most
+    decks the variant uses with this many players, in any deal).
+    """
+    decks, jokers = variant.decks(players, deal=len(variant.schedule or ()) + 1)
+    values = [variant.penalty(Card(0, ""))] * jokers
+    values += [variant.penalty(Card(r, "S")) for r in range(1, 14)] * (4 * decks)
+    values.sort(reverse=True)
+    return sum(values[: max_cards_held(variant)])
+
+
+def penalty_deal(
+    variant: Variant,
+    players: Sequence[K],
+    went_out: K | None,
+    left: Mapping[K, int | Sequence[Card]],
+    handromme: bool = False,
+    options=None,
+) -> dict[K, int]:
+    """The penalty points of one deal of a contract game or Rommé, per player.
+
+    ``went_out`` is the player who went out (scores 0) or None when nobody did (the stock
+    ran out: every hand counts). ``left`` gives each other player's hand, as points or as
+    the cards themselves; the player who went out is left out of it (or given 0 / no
+    cards). Points are checked for plausibility: whole and not negative, multiples of 5 in
+    the contract games (every card there is worth 5, 10, 20 or 50), and no more than
+    :func:`max_hand_penalty` (the most the cards a player can hold could be worth). Cards are
+    checked against the decks in play, hand by hand and all hands together.
+
+    ``handromme``: the player who went out did so with Handrommé (Rommé only, and only with
+    a winner); with the option ``handromme_doubles`` the others' penalties are doubled.
+    """
+    if variant.id == CLASSIC:
+        raise ScoreError("the classic game is scored with payments, not penalty points")
+    opts = variant.resolve_options(options)
+    players = _check_players(players)
+    n = len(players)
+    if not variant.min_players <= n <= variant.max_players:
+        raise ScoreError(
+            f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {n}"
+        )
+    if went_out is not None and went_out not in players:
+        raise ScoreError(f"{went_out} went out but is not one of the players", player=went_out)
+    if handromme:
+        if variant.id != ROMME:
+            raise ScoreError("Handrommé is a Rommé rule")
+        if went_out is None:
+            raise ScoreError("Handrommé needs the player who went out")
+    if not isinstance(left, Mapping):
+        raise ScoreError("give the hands left as a mapping of player to points or cards")
+    for key in left:
+        if key not in players:
+            raise ScoreError(f"{key} is not one of the players", player=key)
+
+    cap = max_hand_penalty(variant, n)
+    decks, jokers = variant.decks(n, deal=len(variant.schedule or ()) + 1)
+    held = max_cards_held(variant)
+    all_cards: list[Card] = []
+    scores: dict[K, int] = {}
+    for player in players:
+        if player not in left:
+            if player == went_out:
+                scores[player] = 0
+                continue
+            raise ScoreError(f"no points or cards given for {player}", player=player)
+        value = left[player]
+        if _is_int(value):
+            points = value
+            if points < 0:
+                raise ScoreError(f"{player}: penalty points cannot be negative", player=player)
+            if variant.is_contract and points % 5:
+                raise ScoreError(
+                    f"{player}: {points} is not a multiple of 5; every card is worth 5, 10, "
+                    "20 or 50",
+                    player=player,
+                )
+            if points > cap:
+                raise ScoreError(
+                    f"{player}: {points} points is more than a hand can be worth ({cap})",
+                    player=player,
+                )
+        elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            cards = list(value)
+            if any(not isinstance(c, Card) for c in cards):
+                raise ScoreError(f"{player}: give points or a list of cards", player=player)
+            if len(cards) > held:
+                raise ScoreError(
+                    f"{player}: {len(cards)} cards, more than a player can hold ({held})",
+                    player=player,
+                )
+            try:
+                check_copies(cards, decks, jokers)
+            except CardError as exc:
+                raise ScoreError(f"{player}: {exc}", player=player) from None
+            all_cards.extend(cards)
+            points = hand_penalty(cards, variant)
+        else:
+            raise ScoreError(
+                f"{player}: give the penalty as a whole number of points or a list of cards",
+                player=player,
+            )
+        if player == went_out:
+            if points:
+                raise ScoreError(
+                    f"{player} went out and scores 0; no cards are left in hand", player=player
+                )
+            scores[player] = 0
+            continue
+        scores[player] = points
+    try:
+        check_copies(all_cards, decks, jokers)
+    except CardError as exc:
+        raise ScoreError(f"the hands together: {exc}") from None
+    if handromme and opts.get("handromme_doubles"):
+        scores = {p: s if p == went_out else 2 * s for p, s in scores.items()}
+    return scores
+
+
+# --- totals and standings ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: object
+    total: int
+    place: int  # 1 for the leader; tied players share a place (1, 1, 3)
+
+
+def running_totals(
+    deal_scores: Sequence[Mapping[K, int]], players: Sequence[K]
+) -> list[dict[K, int]]:
+    """The totals after each deal: one dict per deal, every player in ``players`` order."""
+    players = _check_players(players)
+    totals = dict.fromkeys(players, 0)
+    out = []
+    for number, scores in enumerate(deal_scores, start=1):
+        for key in scores:
+            if key not in totals:
+                raise ScoreError(f"deal {number}: {key} is not one of the players", player=key)
+        for player in players:
+            if player not in scores:
+                raise ScoreError(f"deal {number}: no score for {player}", player=player)
+            value = scores[player]
+            if not _is_int(value):
+                raise ScoreError(
+                    f"deal {number}: the score of {player} must be a whole number", player=player
+                )
+            totals[player] += value
+        out.append(dict(totals))
+    return out
+
+
+def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
+    """Players by place: the lowest total first in penalty games, the highest in classic.
+
+    Tied players share a place and keep the order they are given in; the next place skips
+    (1, 1, 3).
+    """
+    keys = list(totals)
+    for key in keys:
+        if not _is_int(totals[key]):
+            raise ScoreError(f"the total of {key} must be a whole number", player=key)
+    sign = -1 if variant.scoring == "payment" else 1
+    ordered = sorted(keys, key=lambda k: sign * totals[k])
+    out: list[Standing] = []
+    for i, key in enumerate(ordered):
+        place = out[-1].place if out and totals[key] == out[-1].total else i + 1
+        out.append(Standing(key, totals[key], place))
+    return out
+
+
+def winners(totals: Mapping[K, int], variant: Variant) -> list[K]:
+    """The players in first place (several when tied)."""
+    return [s.player for s in standings(totals, variant) if s.place == 1]
+
+
+__all__ = [
+    "FIRST_TURN_VALUES",
+    "Payment",
+    "PaymentRow",
+    "ScoreError",
+    "Standing",
+    "Transfer",
+    "classic_ledger",
+    "classic_payment",
+    "hand_penalty",
+    "max_cards_held",
+    "max_hand_penalty",
+    "penalty_deal",
+    "running_totals",
+    "settle_up",
+    "standings",
+    "winners",
+]
