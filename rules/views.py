@@ -1,8 +1,97 @@
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language
 
-from rules.engine.variants import VARIANTS
+from rules import pages
+from rules.engine.variants import VARIANT_IDS, VARIANTS
+from rules.pages.words import words
 
 
 def api_docs(request: HttpRequest) -> HttpResponse:
     return render(request, "rules/api.html", {"variants": VARIANTS.values()})
+
+
+# --- rules pages ---------------------------------------------------------------------------------
+
+
+def _rules_games(lang: str) -> list[dict]:
+    """The four games for links: title and essence in the page's language."""
+    games = []
+    for vid in VARIANT_IDS:
+        page = pages.get_page(pages.RULES, vid, lang)
+        v = VARIANTS[vid]
+        games.append(
+            {
+                "id": vid,
+                "title": page.title,
+                "essence": page.essence,
+                "players": f"{v.min_players}–{v.max_players}",
+                "url": reverse("rules-variant", args=[vid]),
+                "summary_url": reverse("rules-summary", args=[vid]),
+            }
+        )
+    return games
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    """``/<lang>/rules/``: the four games, each with its rules and one-page summary."""
+    lang = get_language()
+    return render(
+        request,
+        "rules/index.html",
+        {
+            "page": pages.get_page(pages.INDEX, None, lang),
+            "w": words(lang),
+            "games": _rules_games(lang),
+        },
+    )
+
+
+def _variant_page(request: HttpRequest, variant_id: str, kind: str) -> HttpResponse:
+    if variant_id not in VARIANT_IDS:
+        raise Http404("no such game")
+    lang = get_language()
+    variant = VARIANTS[variant_id]
+    game = pages.game_options(variant, request.GET)
+    page = pages.get_page(kind, variant_id, lang)
+    games = _rules_games(lang)
+    return render(
+        request,
+        "rules/summary.html" if kind == pages.SUMMARY else "rules/variant.html",
+        {
+            "page": page,
+            "w": words(lang),
+            "variant": variant,
+            "game": game,
+            "house_rules": pages.house_rule_rows(variant, lang, game),
+            "this_game": next(g for g in games if g["id"] == variant_id),
+            "other_games": [g for g in games if g["id"] != variant_id],
+        },
+    )
+
+
+def rules_variant(request: HttpRequest, variant_id: str) -> HttpResponse:
+    """``/<lang>/rules/<variant-id>/``: the full rules of one game in the page's language.
+
+    "Rules of this game" from a game's page links here with the game's house rules, which are
+    then marked in the section "House rules" (``#house-rules``). Either spelling works, and
+    both may be mixed:
+
+    * ``?options=<JSON object>`` (URL-encoded), e.g. ``?options={"twos_wild":false}``, or
+      ``key=value`` pairs separated by commas: ``?options=twos_wild=false``;
+    * one query parameter per option: ``?twos_wild=false``, ``?opening_minimum=40``.
+
+    Option names and values are the engine's (``Variant.options``, as in the API's
+    ``options``); options left out take their defaults. A name or value that cannot be read
+    is left out and named on the page; the page still answers 200. An unknown game is a 404.
+    """
+    return _variant_page(request, variant_id, pages.RULES)
+
+
+def rules_summary(request: HttpRequest, variant_id: str) -> HttpResponse:
+    """``/<lang>/rules/<variant-id>/summary/``: the one-page summary, made to be printed.
+
+    Takes the same ``options`` query as :func:`rules_variant` and marks them alike.
+    """
+    return _variant_page(request, variant_id, pages.SUMMARY)

@@ -1,0 +1,663 @@
+"""Placeholders in the rules texts: cards drawn as card faces, numbers computed by the engine.
+
+A rules text (Markdown) never types a card or a worked-out number; it writes a placeholder
+``[[name: arguments]]`` that is replaced when the page is rendered. Cards use the canonical
+notation of ``rules.engine.cards`` (``4S 10H QD JK``); a wild card may say what it stands
+for with ``=`` (``JK=2D``, ``2C=7D``); ``|`` separates groups of cards.
+
+Inline placeholders (inside a sentence):
+
+``[[cards: 4S 5S 6S 7S | AD JK=2D 3D]]``
+    card faces.
+``[[meld: 4S 5S 6S 7S]]`` / ``[[no-meld: KS AS 2S]]``
+    card faces of an example that is (is not) a meld of the page's game; the tests check
+    every such example with ``rules.engine.melds``. ``no-meld`` is marked as refused.
+``[[payment: wild_twos=1 jokers=1]]`` / ``[[payment-sum: ...]]``
+    what each other player pays in the classic game (``classic_payment``; arguments
+    ``wild_twos``, ``jokers``, ``first_turn=drawn|undrawn``, ``one_suit=true``,
+    ``twos_wild=false``): ``4`` / ``1 + 1 + 2 = 4``.
+``[[gain: players=4 wild_twos=1 jokers=1]]``
+    what the player who went out gains in total (``classic_ledger``): ``12``.
+``[[pay: no_wild]]``
+    one row of the classic payment table (``CLASSIC_PAYMENTS``): ``10``.
+``[[penalty: 5S 7H QD]]`` / ``[[penalty-sum: ...]]``
+    the penalty of cards left in hand (``hand_penalty``; the page's game, or a variant id
+    as the first word): ``20`` / ``5 + 5 + 10 = 20``.
+``[[opening: 7H 8H 9H | QS QH QD]]`` / ``[[opening-sum: ...]]``
+    the opening value of Rommé melds, each group of cards one meld: ``54`` / ``24 + 30 = 54``.
+``[[fact: min_players]]``
+    a number from the variant: ``min_players``, ``max_players``, ``deals``, ``cards``,
+    ``run_min``, ``run_max``, and for ``players=N`` (``deal=D``) ``decks``, ``jokers`` and
+    ``total`` (all the cards in play).
+
+Block placeholders (a paragraph of their own):
+
+``[[table: decks]]``, ``[[table: schedule]]``, ``[[table: penalties]]``, ``[[table: payments]]``
+    tables built from the engine's data.
+``[[ledger: players=Anna,Ben,Cleo,Dan winner=Anna wild_twos=1 jokers=1]]``
+    one classic deal: every player's gain or loss.
+``[[deal: Anna=out Ben=5S,7H,QD Cleo=AH,JK]]``
+    one deal of a penalty game (``penalty_deal``), with ``handromme=true`` and house-rule
+    options (``handromme_doubles=true``) as further arguments.
+``[[glossary]]``
+    the glossary of the language, the entries that concern the page's game.
+``[[options]]``
+    the house-rule options; filled in per request (with the reader's game marked).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown import Extension
+from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
+
+from rules.engine.cards import Card, CardError, parse_card
+from rules.engine.scoring import (
+    classic_ledger,
+    classic_payment,
+    hand_penalty,
+    penalty_deal,
+)
+from rules.engine.variants import CLASSIC_PAYMENTS, ROMME, VARIANT_IDS, Variant, get_variant
+
+from .words import card_name, card_text, is_red, rank_text, suit_symbol, words
+
+MINUS = "\u2212"
+SLOT_OPTIONS = '<div class="rules-slot" data-slot="options"></div>'
+BLOCK_TAGS = {"table", "dl", "div"}
+
+
+class ContentError(ValueError):
+    """A rules text that cannot be rendered: an unknown placeholder, a bad card or argument."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example on a page, kept so that tests can check it against the engine."""
+
+    kind: str  # "meld", "no-meld", "payment", "gain", "penalty", "opening", "deal", "ledger"
+    variant: str | None
+    args: str
+    value: Any
+
+
+@dataclass
+class RenderContext:
+    variant: Variant | None
+    lang: str
+    examples: list[Example] = field(default_factory=list)
+
+    @property
+    def words(self) -> dict[str, Any]:
+        return words(self.lang)
+
+    def need_variant(self, name: str) -> Variant:
+        if self.variant is None:
+            raise ContentError(f"[[{name}]] needs a game's page")
+        return self.variant
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+
+def _el(tag: str, text: str | None = None, cls: str | None = None, **attrs: str) -> etree.Element:
+    el = etree.Element(tag)
+    if cls:
+        el.set("class", cls)
+    for key, value in attrs.items():
+        if value is not None:
+            el.set(key.replace("_", "-"), value)
+    if text is not None:
+        el.text = text
+    return el
+
+
+def _sub(parent: etree.Element, tag: str, text: str | None = None, cls: str | None = None, **attrs):
+    el = _el(tag, text, cls, **attrs)
+    parent.append(el)
+    return el
+
+
+def _signed(n: int) -> str:
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"{MINUS}{-n}"
+    return "0"
+
+
+def _pairs(args: str) -> tuple[dict[str, str], list[str]]:
+    """``key=value`` pairs and bare words of a placeholder's arguments."""
+    pairs: dict[str, str] = {}
+    bare: list[str] = []
+    for token in args.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            pairs[key] = value
+        else:
+            bare.append(token)
+    return pairs, bare
+
+
+def _bool(value: str) -> bool:
+    if value.lower() in ("true", "on", "yes", "1"):
+        return True
+    if value.lower() in ("false", "off", "no", "0"):
+        return False
+    raise ContentError(f"not true or false: {value!r}")
+
+
+def _card(token: str) -> Card:
+    try:
+        return parse_card(token)
+    except CardError as exc:
+        raise ContentError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Drawn:
+    card: Card
+    stands_for: Card | None = None
+
+
+def parse_groups(args: str) -> list[list[Drawn]]:
+    """Cards of a placeholder, in groups separated by ``|``; ``JK=2D`` gives the stand-in."""
+    groups: list[list[Drawn]] = [[]]
+    for token in args.replace("|", " | ").split():
+        if token == "|":
+            groups.append([])
+            continue
+        code, _, stands = token.partition("=")
+        groups[-1].append(Drawn(_card(code), _card(stands) if stands else None))
+    groups = [g for g in groups if g]
+    if not groups:
+        raise ContentError("no cards given")
+    return groups
+
+
+def card_face(d: Drawn, lang: str) -> etree.Element:
+    """One card face: rank over suit, red suits red, a joker marked; labelled for readers."""
+    c = d.card
+    classes = ["pc"]
+    if c.is_joker:
+        classes.append("joker")
+    elif is_red(c):
+        classes.append("red")
+    if d.stands_for is not None:
+        classes.append("wild")
+    label = card_name(c, lang)
+    if d.stands_for is not None:
+        label = words(lang)["cards"]["stands_for"].format(
+            card=label, **{"as": card_name(d.stands_for, lang)}
+        )
+    face = _el("span", cls=" ".join(classes), role="img", aria_label=label)
+    if c.is_joker:
+        _sub(face, "span", words(lang)["cards"]["joker_face"], "pc-rank")
+        _sub(face, "span", "★", "pc-suit")
+    else:
+        _sub(face, "span", rank_text(c, lang), "pc-rank")
+        _sub(face, "span", suit_symbol(c), "pc-suit")
+    if d.stands_for is not None:
+        cls = "pc-as red" if is_red(d.stands_for) else "pc-as"
+        _sub(face, "span", card_text(d.stands_for, lang), cls)
+    return face
+
+
+def cards_element(groups: list[list[Drawn]], lang: str, cls: str = "pcs") -> etree.Element:
+    box = _el("span", cls=cls)
+    first = True
+    for group in groups:
+        if not first:
+            sep = _sub(box, "span", "·", "pcs-sep", aria_hidden="true")
+            sep.tail = " "
+        first = False
+        for d in group:
+            face = card_face(d, lang)
+            face.tail = " "
+            box.append(face)
+    # no trailing space inside the box
+    box[-1].tail = None
+    return box
+
+
+# --- inline placeholders -------------------------------------------------------------------------
+
+
+def _cards(ctx: RenderContext, args: str) -> etree.Element:
+    return cards_element(parse_groups(args), ctx.lang)
+
+
+def _meld(ctx: RenderContext, args: str, valid: bool = True) -> etree.Element:
+    variant = ctx.need_variant("meld")
+    groups = parse_groups(args)
+    if len(groups) != 1:
+        raise ContentError("a meld example is one group of cards")
+    ctx.examples.append(Example("meld" if valid else "no-meld", variant.id, args, groups[0]))
+    el = cards_element(groups, ctx.lang, "pcs meld" if valid else "pcs meld refused")
+    if not valid:
+        mark = _sub(el, "span", "✗", "pcs-mark")
+        _sub(mark, "span", " " + ctx.words["cards"]["not_a_meld"], "visually-hidden")
+        el[-2].tail = " "
+    return el
+
+
+def _no_meld(ctx: RenderContext, args: str) -> etree.Element:
+    return _meld(ctx, args, valid=False)
+
+
+def _number(kind: str, args: str, value: int, text: str | None = None) -> etree.Element:
+    return _el("span", text if text is not None else str(value), "num", data_example=kind)
+
+
+_PAYMENT_KEYS = {"wild_twos", "jokers", "first_turn", "one_suit", "twos_wild"}
+
+
+def payment_from_args(args: str):
+    pairs, bare = _pairs(args)
+    if bare or set(pairs) - _PAYMENT_KEYS - {"players"}:
+        raise ContentError(f"payment arguments are {sorted(_PAYMENT_KEYS)}, not {args!r}")
+    return classic_payment(
+        wild_twos=int(pairs.get("wild_twos", 0)),
+        jokers=int(pairs.get("jokers", 0)),
+        first_turn=pairs.get("first_turn"),
+        one_suit=_bool(pairs.get("one_suit", "false")),
+        twos_wild=_bool(pairs.get("twos_wild", "true")),
+    )
+
+
+def _payment(ctx: RenderContext, args: str) -> etree.Element:
+    payment = payment_from_args(args)
+    ctx.examples.append(Example("payment", "classic", args, payment.total))
+    return _number("payment", args, payment.total)
+
+
+def _payment_sum(ctx: RenderContext, args: str) -> etree.Element:
+    payment = payment_from_args(args)
+    ctx.examples.append(Example("payment", "classic", args, payment.total))
+    text = " + ".join(str(r.points) for r in payment.rows) + f" = {payment.total}"
+    return _number("payment", args, payment.total, text)
+
+
+def _gain(ctx: RenderContext, args: str) -> etree.Element:
+    pairs, _ = _pairs(args)
+    players = int(pairs.pop("players"))
+    payment = payment_from_args(" ".join(f"{k}={v}" for k, v in pairs.items()))
+    ledger = classic_ledger(list(range(players)), 0, payment.total)
+    ctx.examples.append(Example("gain", "classic", args, ledger[0]))
+    return _number("gain", args, ledger[0])
+
+
+def _pay(ctx: RenderContext, args: str) -> etree.Element:
+    key = args.strip()
+    if key not in CLASSIC_PAYMENTS:
+        raise ContentError(f"no payment row {key!r}")
+    return _number("pay", key, CLASSIC_PAYMENTS[key])
+
+
+def _penalty_cards(ctx: RenderContext, args: str) -> tuple[Variant, list[Card]]:
+    tokens = args.split()
+    if tokens and tokens[0] in VARIANT_IDS:
+        variant = get_variant(tokens.pop(0))
+    else:
+        variant = ctx.need_variant("penalty")
+    return variant, [d.card for g in parse_groups(" ".join(tokens)) for d in g]
+
+
+def _penalty(ctx: RenderContext, args: str) -> etree.Element:
+    variant, cards = _penalty_cards(ctx, args)
+    total = hand_penalty(cards, variant)
+    ctx.examples.append(Example("penalty", variant.id, args, total))
+    return _number("penalty", args, total)
+
+
+def _penalty_sum(ctx: RenderContext, args: str) -> etree.Element:
+    variant, cards = _penalty_cards(ctx, args)
+    total = hand_penalty(cards, variant)
+    ctx.examples.append(Example("penalty", variant.id, args, total))
+    text = " + ".join(str(variant.penalty(c)) for c in cards) + f" = {total}"
+    return _number("penalty", args, total, text)
+
+
+def opening_values(groups: list[list[Drawn]]) -> list[int]:
+    """The opening value of each Rommé meld: the card values of what each card stands for.
+
+    RULES.md: 2-10 face value, J Q K ten, ace eleven, a joker the value of the card it stands
+    for. These are the Rommé penalty values of natural cards, so the engine's
+    ``Variant.penalty`` of the card each one stands for (found by ``find_meld``) gives them.
+    """
+    from rules.engine.melds import Placed, find_meld, validate_meld
+
+    romme = get_variant(ROMME)
+    values = []
+    for group in groups:
+        if any(d.stands_for for d in group):
+            meld = validate_meld([Placed(d.card, d.stands_for or d.card) for d in group], romme)
+        else:
+            meld = find_meld([d.card for d in group], romme)
+        values.append(sum(romme.penalty(p.stands_for) for p in meld.placed))
+    return values
+
+
+def _opening(ctx: RenderContext, args: str) -> etree.Element:
+    total = sum(opening_values(parse_groups(args)))
+    ctx.examples.append(Example("opening", ROMME, args, total))
+    return _number("opening", args, total)
+
+
+def _opening_sum(ctx: RenderContext, args: str) -> etree.Element:
+    values = opening_values(parse_groups(args))
+    ctx.examples.append(Example("opening", ROMME, args, sum(values)))
+    text = " + ".join(str(v) for v in values) + f" = {sum(values)}"
+    return _number("opening", args, sum(values), text)
+
+
+def _fact(ctx: RenderContext, args: str) -> etree.Element:
+    variant = ctx.need_variant("fact")
+    pairs, bare = _pairs(args)
+    name = bare[0] if bare else ""
+    if name == "min_players":
+        value = variant.min_players
+    elif name == "max_players":
+        value = variant.max_players
+    elif name == "deals":
+        value = len(variant.schedule or ())
+    elif name == "cards":
+        value = variant.cards_dealt(int(pairs.get("deal", 1)))
+    elif name in ("run_min", "run_max"):
+        value = getattr(variant, name)
+    elif name in ("decks", "jokers", "total"):
+        decks, jokers = variant.decks(int(pairs["players"]), int(pairs.get("deal", 1)))
+        value = {"decks": decks, "jokers": jokers, "total": 52 * decks + jokers}[name]
+    else:
+        raise ContentError(f"unknown fact {args!r}")
+    return _number("fact", args, value)
+
+
+# --- block placeholders ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowSpan:
+    """A row header standing for several rows (the rows below give None in its place)."""
+
+    text: str
+    rows: int
+
+
+def _table(head: list[str], rows: list[list[Any]], cls: str) -> etree.Element:
+    table = _el("table", cls=cls)
+    thead = _sub(table, "thead")
+    tr = _sub(thead, "tr")
+    for h in head:
+        _sub(tr, "th", h, scope="col")
+    tbody = _sub(table, "tbody")
+    for row in rows:
+        tr = _sub(tbody, "tr")
+        for i, cell in enumerate(row):
+            if cell is None:  # covered by a row header spanning several rows
+                continue
+            td = _sub(tr, "th" if i == 0 else "td", scope="row" if i == 0 else None)
+            if isinstance(cell, RowSpan):
+                td.set("rowspan", str(cell.rows))
+                td.set("scope", "rowgroup")
+                cell = cell.text
+            if isinstance(cell, etree.Element):
+                td.append(cell)
+            else:
+                td.text = str(cell)
+    return table
+
+
+def _span(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _decks_table(ctx: RenderContext) -> etree.Element:
+    v = ctx.need_variant("table: decks")
+    w = ctx.words["tables"]
+    deals = len(v.schedule or ()) or 1
+    # (players, per-deal tuple) grouped over neighbouring player counts
+    per_players = [
+        (p, tuple(v.decks(p, d) for d in range(1, deals + 1)))
+        for p in range(v.min_players, v.max_players + 1)
+    ]
+    groups: list[tuple[int, int, tuple]] = []
+    for p, per_deal in per_players:
+        if groups and groups[-1][2] == per_deal:
+            groups[-1] = (groups[-1][0], p, per_deal)
+        else:
+            groups.append((p, p, per_deal))
+    by_deal = any(len(set(g[2])) > 1 for g in groups)
+    rows = []
+    for low, high, per_deal in groups:
+        if not by_deal:
+            decks, jokers = per_deal[0]
+            rows.append([_span(low, high), decks, jokers])
+            continue
+        start = 1
+        group: list[list[Any]] = []
+        for d in range(2, deals + 2):
+            if d == deals + 1 or per_deal[d - 1] != per_deal[start - 1]:
+                decks, jokers = per_deal[start - 1]
+                group.append([None, _span(start, d - 1), decks, jokers])
+                start = d
+        label = _span(low, high)
+        group[0][0] = RowSpan(label, len(group)) if len(group) > 1 else label
+        rows.extend(group)
+    head = [w["players"], w["decks"], w["jokers"]]
+    if by_deal:
+        head.insert(1, w["deals"])
+    return _table(head, rows, "rules-table decks")
+
+
+def contract_text(sets: int, runs: int, lang: str) -> str:
+    w = words(lang)["tables"]
+    parts = [p for p in (w["sets"][sets] if sets else "", w["runs"][runs] if runs else "") if p]
+    return w["and"].join(parts)
+
+
+def _schedule_table(ctx: RenderContext) -> etree.Element:
+    v = ctx.need_variant("table: schedule")
+    if not v.schedule:
+        raise ContentError(f"{v.id} has no deal schedule")
+    w = ctx.words["tables"]
+    rows = [
+        [s.number, contract_text(s.sets, s.runs, ctx.lang), s.minimum_cards, s.cards]
+        for s in v.schedule
+    ]
+    return _table(
+        [w["deal"], w["contract"], w["minimum"], w["dealt"]], rows, "rules-table schedule"
+    )
+
+
+def _rank_label(ranks: list[int], lang: str) -> str:
+    texts = [rank_text(Card(r, "S"), lang) for r in ranks]
+    if len(ranks) > 2 and all(2 <= r <= 10 for r in ranks):
+        return f"{texts[0]}–{texts[-1]}"
+    return ", ".join(texts)
+
+
+def _penalties_table(ctx: RenderContext) -> etree.Element:
+    v = ctx.need_variant("table: penalties")
+    w = ctx.words["tables"]
+    order = [*range(2, 14), 1]
+    # "face value" when every number card counts its number (Rommé)
+    face_values = all(v.penalty(Card(r, "S")) == r for r in range(2, 11))
+    groups: list[tuple[list[int], Any]] = []
+    for r in order:
+        value = v.penalty(Card(r, "S"))
+        key = "face" if face_values and 2 <= r <= 10 else value
+        if groups and groups[-1][1] == key:
+            groups[-1][0].append(r)
+        else:
+            groups.append(([r], key))
+    rows: list[list[Any]] = []
+    for ranks, key in groups:
+        rows.append([_rank_label(ranks, ctx.lang), w["face_value"] if key == "face" else key])
+    rows.append([ctx.words["cards"]["joker"].capitalize(), v.penalty(Card(0, ""))])
+    return _table([w["card"], w["points"]], rows, "rules-table penalties")
+
+
+def _payments_table(ctx: RenderContext) -> etree.Element:
+    w = ctx.words
+    rows = [[w["payments"][key], points] for key, points in CLASSIC_PAYMENTS.items()]
+    return _table([w["tables"]["what"], w["tables"]["points"]], rows, "rules-table payments")
+
+
+def _table_block(ctx: RenderContext, args: str) -> etree.Element:
+    builders: dict[str, Callable[[RenderContext], etree.Element]] = {
+        "decks": _decks_table,
+        "schedule": _schedule_table,
+        "penalties": _penalties_table,
+        "payments": _payments_table,
+    }
+    name = args.strip()
+    if name not in builders:
+        raise ContentError(f"unknown table {name!r}")
+    wrap = _el("div", cls="table-wrap")
+    wrap.append(builders[name](ctx))
+    return wrap
+
+
+def _ledger(ctx: RenderContext, args: str) -> etree.Element:
+    pairs, _ = _pairs(args)
+    players = pairs.pop("players").split(",")
+    winner = pairs.pop("winner")
+    payment = payment_from_args(" ".join(f"{k}={v}" for k, v in pairs.items()))
+    ledger = classic_ledger(players, winner, payment.total)
+    ctx.examples.append(Example("ledger", "classic", args, ledger))
+    w = ctx.words["tables"]
+    rows = [
+        [p, _number("ledger", args, ledger[p], _signed(ledger[p]))]
+        for p in players  # keep the order given
+    ]
+    wrap = _el("div", cls="table-wrap")
+    wrap.append(_table([w["player"], w["score"]], rows, "rules-table ledger"))
+    return wrap
+
+
+_DEAL_KEYS = {"handromme"}
+
+
+def _deal(ctx: RenderContext, args: str) -> etree.Element:
+    variant = ctx.need_variant("deal")
+    pairs, _ = _pairs(args)
+    handromme = _bool(pairs.pop("handromme", "false"))
+    option_names = {o.name for o in variant.options}
+    options = {k: pairs.pop(k) for k in list(pairs) if k in option_names}
+    went_out = None
+    left: dict[str, list[Card]] = {}
+    players = []
+    for name, value in pairs.items():
+        players.append(name)
+        if value == "out":
+            went_out = name
+        else:
+            left[name] = [d.card for g in parse_groups(value.replace(",", " ")) for d in g]
+    scores = penalty_deal(variant, players, went_out, left, handromme=handromme, options=options)
+    ctx.examples.append(Example("deal", variant.id, args, scores))
+    w = ctx.words["tables"]
+    rows = []
+    for p in players:
+        if p == went_out:
+            cell: Any = _el("em", w["went_out"])
+        else:
+            cell = cards_element([[Drawn(c) for c in left[p]]], ctx.lang)
+        rows.append([p, cell, _number("deal", args, scores[p])])
+    wrap = _el("div", cls="table-wrap")
+    wrap.append(_table([w["player"], w["left"], w["penalty"]], rows, "rules-table deal"))
+    return wrap
+
+
+def _glossary(ctx: RenderContext, args: str) -> etree.Element:
+    vid = ctx.variant.id if ctx.variant else None
+    dl = _el("dl", cls="glossary")
+    for entry in ctx.words.get("glossary", []):
+        if vid and "variants" in entry and vid not in entry["variants"]:
+            continue
+        _sub(dl, "dt", entry["term"])
+        _sub(dl, "dd", entry["text"])
+    return dl
+
+
+def _options_slot(ctx: RenderContext, args: str) -> etree.Element:
+    return _el("div", cls="rules-slot", data_slot="options")
+
+
+HANDLERS: dict[str, Callable[[RenderContext, str], etree.Element]] = {
+    "cards": _cards,
+    "meld": _meld,
+    "no-meld": _no_meld,
+    "payment": _payment,
+    "payment-sum": _payment_sum,
+    "gain": _gain,
+    "pay": _pay,
+    "penalty": _penalty,
+    "penalty-sum": _penalty_sum,
+    "opening": _opening,
+    "opening-sum": _opening_sum,
+    "fact": _fact,
+    "table": _table_block,
+    "ledger": _ledger,
+    "deal": _deal,
+    "glossary": _glossary,
+    "options": _options_slot,
+}
+
+PLACEHOLDER_RE = r"\[\[([a-z][a-z-]*)(?::[ \t]*([^\]]*?))?[ \t]*\]\]"
+
+
+class _PlaceholderProcessor(InlineProcessor):
+    def __init__(self, pattern: str, ctx: RenderContext):
+        super().__init__(pattern)
+        self.ctx = ctx
+
+    def handleMatch(self, m: re.Match, data: str):  # noqa: N802 (Markdown's API)
+        name, args = m.group(1), m.group(2) or ""
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise ContentError(f"unknown placeholder [[{name}]]")
+        try:
+            el = handler(self.ctx, args)
+        except ContentError as exc:
+            raise ContentError(f"[[{name}: {args}]]: {exc}") from None
+        except (ValueError, KeyError) as exc:
+            raise ContentError(f"[[{name}: {args}]]: {exc!r}") from exc
+        return el, m.start(0), m.end(0)
+
+
+class _UnwrapBlocks(Treeprocessor):
+    """A paragraph holding only a table, glossary or slot becomes that block itself."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in root.iter():
+            for i, child in enumerate(list(parent)):
+                if (
+                    child.tag == "p"
+                    and len(child) == 1
+                    and not (child.text or "").strip()
+                    and not (child[0].tail or "").strip()
+                    and child[0].tag in BLOCK_TAGS
+                ):
+                    block = child[0]
+                    block.tail = child.tail
+                    parent.remove(child)
+                    parent.insert(i, block)
+
+
+class PlaceholderExtension(Extension):
+    def __init__(self, ctx: RenderContext, **kwargs):
+        self.ctx = ctx
+        super().__init__(**kwargs)
+
+    def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
+        # Before every built-in inline pattern, so that [[...]] is never read as a link.
+        md.inlinePatterns.register(_PlaceholderProcessor(PLACEHOLDER_RE, self.ctx), "rules", 200)
+        # After the inline patterns (priority 20) have turned placeholders into elements.
+        md.treeprocessors.register(_UnwrapBlocks(md), "rules-unwrap", 5)
