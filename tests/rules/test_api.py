@@ -47,3 +47,44 @@ def test_it_needs_no_csrf_token(client):
         "/api/check", data=json.dumps({"variant": "poker"}), content_type="application/json"
     )
     assert response.status_code == 400
+
+
+RULES_EXAMPLE = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
+
+
+def test_the_rules_example_goes_out_with_payment_3_discarding_the_king_of_hearts(client):
+    response = post(client, {"variant": "classic", "cards": RULES_EXAMPLE})
+    assert response.status_code == 200
+    result = response.json()
+    assert result["goes_out"] is True
+    assert result["payment"] == 3
+    assert result["discard"] == "KH"
+    assert result["payment_rows"] == [
+        {"row": "going_out", "points": 1},
+        {"row": "jokers", "points": 2},
+    ]
+    assert [{"card": "AD", "as": "AD"}, {"card": "JK", "as": "2D"}, {"card": "3D", "as": "3D"}] in (
+        result["melds"]
+    )
+    assert result["waits"] is None
+
+
+def test_a_hand_that_does_not_go_out_lists_its_waits_sorted(client):
+    result = post(client, {"variant": "classic", "cards": RULES_EXAMPLE[:-3]}).json()
+    assert result["goes_out"] is False
+    assert result["payment"] is None
+    assert result["waits"] == ["2S", "2H", "2D", "2C", "JK"]
+
+
+def test_output_spells_cards_canonically_whatever_the_input(client):
+    cards = "4♠ 5s 6S 7S 9H TH JH QH 10C JC QC KC AD 3D KH joker"
+    result = post(client, {"variant": "classic", "cards": cards}).json()
+    assert result["cards"] == RULES_EXAMPLE
+
+
+def test_twos_wild_off_makes_twos_ordinary(client):
+    hand = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH 2C"
+    on = post(client, {"variant": "classic", "cards": hand}).json()
+    off = post(client, {"variant": "classic", "cards": hand, "options": {"twos_wild": False}})
+    assert on["goes_out"] is True
+    assert off.json()["goes_out"] is False

@@ -53,3 +53,30 @@ def test_jsonl_gives_each_bad_line_its_own_error_and_goes_on():
     assert all(set(o) == {"error"} for o in out)
     assert "'QQ'" in out[1]["error"]
     assert "unknown variant" in out[2]["error"]
+
+
+def test_one_hand_prints_one_json_object_equal_to_the_api_answer(client):
+    hand = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
+    result = run("--variant", "classic", hand)
+    assert result.returncode == 0, result.stderr
+    printed = json.loads(result.stdout)
+    api = client.post(
+        "/api/check",
+        data=json.dumps({"variant": "classic", "cards": hand}),
+        content_type="application/json",
+    ).json()
+    assert printed == api
+    assert printed["payment"] == 3
+
+
+def test_jsonl_answers_every_line_in_order():
+    hands = [
+        {"variant": "classic", "cards": "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"},
+        {"variant": "classic", "cards": "AS"},
+        {"variant": "classic", "cards": "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH"},
+    ]
+    result = run("--jsonl", stdin="".join(json.dumps(h) + "\n" for h in hands))
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [o.get("payment") for o in out] == [3, None, None]
+    assert "error" in out[1]
+    assert out[2]["waits"] == ["2S", "2H", "2D", "2C", "JK"]
