@@ -106,6 +106,22 @@ def _ensure_chromium() -> None:
     _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium", env=env)
 
 
+def _ensure_node_tools() -> None:
+    """axe-core for the accessibility tests, from the npm registry (tests/e2e/package.json)."""
+    folder = ROOT / "tests" / "e2e"
+    if (folder / "node_modules" / "axe-core" / "axe.min.js").exists():
+        return
+    if shutil.which("npm") is None:
+        if shutil.which("apt-get") is None or os.geteuid() != 0:
+            _say("npm is missing and cannot be installed here (apt-get as root needed)")
+            return
+        _say("installing npm from Debian's packages")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", "npm", env=env)
+    _say("installing axe-core for the accessibility tests")
+    _run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
+
+
 def _has_gettext() -> bool:
     return shutil.which("msgfmt") is not None
 
@@ -125,6 +141,7 @@ def runtests() -> None:
     _reexec_in_venv("dev")
     _ensure_chromium()
     _ensure_gettext()
+    _ensure_node_tools()
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", "tests-only-secret-key")
     bin_dir = VENV / "bin"
