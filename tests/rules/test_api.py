@@ -88,3 +88,36 @@ def test_twos_wild_off_makes_twos_ordinary(client):
     off = post(client, {"variant": "classic", "cards": hand, "options": {"twos_wild": False}})
     assert on["goes_out"] is True
     assert off.json()["goes_out"] is False
+
+
+def test_a_contract_answer_has_the_contract_fields(client):
+    hand = "4S 5S 6S 7S 9H 10H JH QH 2C 3C AH KD 5D"
+    result = post(client, {"variant": "contract-nordic", "cards": hand, "deal": 3}).json()
+    assert result["deal"] == 3
+    assert result["contract"] == {"sets": 0, "runs": 2}
+    assert result["can_open"] is True
+    assert result["discard"] == "KD"
+    assert result["left_in_hand"] == ["5D", "2C", "3C"]
+    assert result["penalty"] == 15
+    assert result["goes_out"] is False
+    # the red ace stands in as a wild card and says for what
+    assert {"card": "AH", "as": "8S"} in result["melds"][0]
+
+
+def test_a_contract_hand_that_cannot_open_pays_for_the_whole_hand(client):
+    hand = "4S 9S 6H 7D 9H KH JC QC 2C 3D AS KD 5D"
+    result = post(client, {"variant": "contract-spanish", "cards": hand, "deal": 7}).json()
+    assert result["can_open"] is False
+    assert result["melds"] == []
+    assert result["penalty"] == 5 + 10 + 5 + 5 + 10 + 10 + 10 + 10 + 5 + 5 + 20 + 10 + 5
+
+
+def test_a_romme_answer_has_the_opening_value_against_the_minimum(client):
+    hand = "AH 2H 3H 4H 5H KS KH KD 9C 9D JK 10S 7C 8C 4D"
+    result = post(client, {"variant": "romme", "cards": hand}).json()
+    assert result["opening_points"] == 89
+    assert result["can_open"] is True
+    assert result["handromme"] is False
+    assert result["discard"] == "10S"
+    low = post(client, {"variant": "romme", "cards": hand, "options": {"opening_minimum": 30}})
+    assert low.json()["can_open"] is True
