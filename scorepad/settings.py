@@ -105,9 +105,7 @@ DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Persistent connections in production; none under tests (threads would hold them open).
-    DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=0 if TESTING else 60)
-    }
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0 if TESTING else 60)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
