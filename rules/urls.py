@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import checker, views
 
 urlpatterns = [
     path("api/", views.api_docs, name="api-docs"),
@@ -11,4 +11,9 @@ urlpatterns += [
     path("rules/", views.rules_index, name="rules-index"),
     path("rules/<slug:variant_id>/", views.rules_variant, name="rules-variant"),
     path("rules/<slug:variant_id>/summary/", views.rules_summary, name="rules-summary"),
+]
+
+# The hand checker (under the language prefix); its query string is documented in rules.checker.
+urlpatterns += [
+    path("check/", checker.check_page, name="check"),
 ]
