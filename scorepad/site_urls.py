@@ -1,7 +1,37 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from . import views
+from .views import deals, games, home, players, sheet
+
+
+class TokenConverter:
+    """A viewer or editor link: token_urlsafe text, long enough never to be a word like "new"."""
+
+    regex = r"[A-Za-z0-9_-]{20,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(TokenConverter, "token")
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
+    path("games/", games.game_list, name="game-list"),
+    path("games/new/", games.game_new, name="game-new"),
+    path("games/import/", games.game_import, name="game-import"),
+    path("players/", players.player_list, name="player-list"),
+    path("games/<token:token>/", sheet.game_page, name="game"),
+    path("games/<token:token>/version", sheet.game_version, name="game-version"),
+    path("games/<token:token>/history/", sheet.game_history, name="game-history"),
+    path("games/<token:token>/share/", sheet.game_share, name="game-share"),
+    path("games/<token:token>/export.json", sheet.export_json, name="game-export-json"),
+    path("games/<token:token>/export.csv", sheet.export_csv_view, name="game-export-csv"),
+    path("games/<token:token>/end/", deals.game_end, name="game-end"),
+    path("games/<token:token>/deals/new/", deals.deal_new, name="deal-new"),
+    path("games/<token:token>/deals/undo/", deals.deal_undo, name="deal-undo"),
+    path("games/<token:token>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
+    path("games/<token:token>/deals/<int:number>/delete/", deals.deal_delete, name="deal-delete"),
 ]

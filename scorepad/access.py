@@ -1,0 +1,114 @@
+"""Who may see and change a game.
+
+No accounts: a game is reached through its viewer link or its editor link (random tokens of
+144 bits, revocable), and the session of the phone that created it grants editor rights on
+any of its links. The session also remembers the links a phone opened, for its lists.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from functools import wraps
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .models import Actor, Game
+from .sheet import load_game
+
+CREATED = "scorepad_games"  # ids of the games this phone created
+SEEN = "scorepad_seen"  # links this phone opened, newest last
+DEVICE = "scorepad_device"  # a short random name of this phone for the history
+SEEN_MAX = 40
+
+
+@dataclass
+class Access:
+    game: Game
+    token: str
+    role: str  # "editor" or "viewer"
+    via: str  # "creator", "editor_link" or "viewer_link"
+
+    @property
+    def can_edit(self) -> bool:
+        return self.role == "editor"
+
+
+def created_ids(request: HttpRequest) -> list[int]:
+    return list(request.session.get(CREATED, []))
+
+
+def seen_tokens(request: HttpRequest) -> list[str]:
+    return list(request.session.get(SEEN, []))
+
+
+def remember_created(request: HttpRequest, game: Game) -> None:
+    ids = created_ids(request)
+    if game.pk not in ids:
+        request.session[CREATED] = [*ids, game.pk]
+
+
+def remember_seen(request: HttpRequest, token: str) -> None:
+    seen = seen_tokens(request)
+    if token not in seen:
+        request.session[SEEN] = [*seen, token][-SEEN_MAX:]
+
+
+def device(request: HttpRequest) -> str:
+    name = request.session.get(DEVICE)
+    if not name:
+        name = request.session[DEVICE] = secrets.token_hex(3)
+    return name
+
+
+def actor(request: HttpRequest, access: Access) -> Actor:
+    role = "creator" if access.via == "creator" else "editor_link"
+    return Actor(role=role, device=device(request))
+
+
+def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
+    """The game behind a link and this phone's rights on it; 404 for an unknown link."""
+    queryset = Game.objects.by_token(token)
+    game = load_game(queryset) if full else queryset.first()
+    if game is None:
+        raise Http404("no game behind this link")
+    if game.pk in created_ids(request):
+        return Access(game, token, "editor", "creator")
+    if token == game.editor_token:
+        return Access(game, token, "editor", "editor_link")
+    return Access(game, token, "viewer", "viewer_link")
+
+
+def forbidden(request: HttpRequest, access: Access) -> HttpResponse:
+    return render(request, "scorepad/forbidden.html", {"access": access}, status=403)
+
+
+def game_view(*, editor: bool = False, full: bool = True):
+    """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403."""
+
+    def decorate(view):
+        @wraps(view)
+        def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+            access = resolve(request, token, full=full)
+            if editor and not access.can_edit:
+                return forbidden(request, access)
+            return view(request, access, *args, **kwargs)
+
+        return inner
+
+    return decorate
+
+
+def known_games(request: HttpRequest, queryset=None) -> list[Game]:
+    """The games this phone created or opened a link of, each with ``link_token`` to reach it."""
+    ids, seen = created_ids(request), seen_tokens(request)
+    if not ids and not seen:
+        return []
+    queryset = Game.objects.all() if queryset is None else queryset
+    games = list(queryset.known_to(ids, seen).with_seats())
+    seen_set = set(seen)
+    for game in games:
+        editor = game.pk in ids or game.editor_token in seen_set
+        game.link_token = game.editor_token if editor else game.viewer_token
+    return games

@@ -1,0 +1,680 @@
+"""Forms of the score pad: a request validates into engine values, the engine scores.
+
+A deal form calls the engine in ``clean()`` so that every error a person can cause (a
+mistyped card, points that no hand is worth, a hand that does not go out) is shown in
+place, next to the field concerned, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.cards import CardError, check_copies, format_cards, parse_cards
+from rules.engine.check import CheckError, check_hand
+from rules.engine.scoring import ScoreError, classic_ledger, classic_payment, penalty_deal
+from rules.engine.variants import (
+    CLASSIC,
+    ROMME,
+    VARIANT_IDS,
+    VARIANTS,
+    OptionError,
+    OptionSpec,
+    build_schedule,
+    get_variant,
+)
+from rules.facts import NAMES
+
+from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
+
+OPTION_TEXT = {
+    "twos_wild": (
+        _("Twos are wild"),
+        _("Every 2 is a wild card as well as the jokers; off: jokers only."),
+    ),
+    "no_may_i_last_three": (
+        _("No “May I” in the last three deals"),
+        _("Out-of-turn takes of the discard are not allowed in deals 5 to 7."),
+    ),
+    "opening_minimum": (
+        _("Opening minimum"),
+        _("The points the first melds a player lays must be worth."),
+    ),
+    "ace_low_is_one": (
+        _("Ace low counts 1"),
+        _("An ace in A-2-3 counts 1 point for the opening instead of 11."),
+    ),
+    "handromme_doubles": (
+        _("Handrommé doubles"),
+        _("When someone goes out with Handrommé, the others' penalties count double."),
+    ),
+    "joker_in_each_hand": (
+        _("A joker in each hand"),
+        _("Each player's hand is dealt with one joker in it."),
+    ),
+}
+
+
+def once_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def slug(variant_id: str) -> str:
+    return variant_id.replace("-", "_")
+
+
+def option_field_name(variant_id: str, option: str) -> str:
+    return f"opt_{slug(variant_id)}_{option}"
+
+
+def option_text(spec: OptionSpec) -> tuple[str, str]:
+    return OPTION_TEXT.get(spec.name, (spec.label, spec.help))
+
+
+def clean_name(raw: str) -> str:
+    return " ".join(raw.split())
+
+
+# --- new game: the seats ------------------------------------------------------------------
+
+
+@dataclass
+class SeatEntry:
+    """A seat of a game being set up: a remembered player (by id) or a new name."""
+
+    name: str
+    player_id: int | None = None
+
+    @property
+    def value(self) -> str:
+        return f"p:{self.player_id}" if self.player_id else f"n:{self.name}"
+
+
+MAX_SEATS = max(v.max_players for v in VARIANTS.values())
+
+
+class SeatList:
+    """The seating order being set up, carried in hidden ``seat`` inputs between requests."""
+
+    def __init__(self, values: list[str], remembered: dict[int, Player]):
+        self.remembered = remembered
+        self.entries: list[SeatEntry] = []
+        self.error = ""
+        for value in values[:MAX_SEATS]:
+            kind, _sep, rest = value.partition(":")
+            if kind == "p" and rest.isdigit() and int(rest) in remembered:
+                self._append(SeatEntry(remembered[int(rest)].name, int(rest)))
+            elif kind == "n" and clean_name(rest):
+                self.add_name(rest[:NAME_MAX])
+
+    def _append(self, entry: SeatEntry) -> bool:
+        if any(e.name.casefold() == entry.name.casefold() for e in self.entries):
+            self.error = _("%(name)s already has a seat.") % {"name": entry.name}
+            return False
+        if len(self.entries) >= MAX_SEATS:
+            self.error = _("A game has at most %(n)d players.") % {"n": MAX_SEATS}
+            return False
+        self.entries.append(entry)
+        return True
+
+    def add_name(self, raw: str) -> bool:
+        name = clean_name(raw)
+        if not name:
+            self.error = _("Type a name first.")
+            return False
+        if len(name) > NAME_MAX:
+            self.error = _("A name has at most %(n)d characters.") % {"n": NAME_MAX}
+            return False
+        for player in self.remembered.values():
+            if player.name.casefold() == name.casefold():
+                return self._append(SeatEntry(player.name, player.pk))
+        return self._append(SeatEntry(name))
+
+    def add_player(self, player_id: int) -> bool:
+        player = self.remembered.get(player_id)
+        return bool(player) and self._append(SeatEntry(player.name, player.pk))
+
+    def apply(self, op: str) -> None:
+        """``up:i``, ``down:i``, ``remove:i`` or ``pick:<player id>``."""
+        verb, _sep, arg = op.partition(":")
+        if not arg.isdigit():
+            return
+        i = int(arg)
+        if verb == "pick":
+            self.add_player(i)
+            return
+        if not 0 <= i < len(self.entries):
+            return
+        if verb == "remove":
+            del self.entries[i]
+        elif verb == "up" and i > 0:
+            self.entries[i - 1], self.entries[i] = self.entries[i], self.entries[i - 1]
+        elif verb == "down" and i < len(self.entries) - 1:
+            self.entries[i + 1], self.entries[i] = self.entries[i], self.entries[i + 1]
+
+    @property
+    def values(self) -> list[str]:
+        return [e.value for e in self.entries]
+
+    def unseated(self) -> list[Player]:
+        taken = {e.player_id for e in self.entries}
+        return [p for p in self.remembered.values() if p.pk not in taken]
+
+
+SCHEDULE_LINE = re.compile(r"[\s,;]+")
+
+
+def parse_schedule_text(text: str) -> list[dict[str, int]]:
+    """One deal per line: cards, sets, runs, and optionally the set and run minimums."""
+    rows = []
+    keys = ("cards", "sets", "runs", "set_min", "run_min")
+    for number, line in enumerate((ln for ln in text.splitlines() if ln.strip()), start=1):
+        parts = [p for p in SCHEDULE_LINE.split(line.strip()) if p]
+        if not 3 <= len(parts) <= 5 or not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(
+                _(
+                    "Deal %(n)d: write the cards dealt, the sets and the runs as numbers, "
+                    "e.g. “8 1 1”."
+                )
+                % {"n": number}
+            )
+        rows.append(dict(zip(keys, (int(p) for p in parts), strict=False)))
+    return rows
+
+
+class NewGameForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("Game"),
+        choices=[(v, NAMES[v]) for v in VARIANT_IDS],
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose the game you play.")},
+    )
+    name = forms.CharField(label=_("Player's name"), required=False, max_length=200)
+    first_dealer = forms.CharField(required=False)
+    schedule = forms.CharField(
+        label=_("Custom deal schedule"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+        help_text=_(
+            "Leave empty for the standard seven deals. One deal per line: the cards dealt, "
+            "the sets and the runs of its contract, optionally the least cards of a set and "
+            "of a run, e.g. “8 1 1” or “10 0 2 3 5”."
+        ),
+    )
+    value_per_point = forms.DecimalField(
+        label=_("Money per point (optional)"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_digits=9,
+        decimal_places=2,
+        help_text=_("For the settle-up at the end, e.g. 0.10."),
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+    )
+
+    def __init__(self, *args, seats: SeatList, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.option_groups: list[tuple[str, list[tuple[forms.BoundField, str]]]] = []
+        for variant_id in VARIANT_IDS:
+            group = []
+            for spec in get_variant(variant_id).options:
+                label, help_text = option_text(spec)
+                name = option_field_name(variant_id, spec.name)
+                if spec.is_bool:
+                    field = forms.BooleanField(label=label, required=False, initial=spec.default)
+                    default = _("on") if spec.default else _("off")
+                else:
+                    field = forms.TypedChoiceField(
+                        label=label,
+                        choices=[(c, str(c)) for c in spec.choices],
+                        coerce=int,
+                        initial=spec.default,
+                        required=False,
+                        empty_value=None,
+                    )
+                    default = str(spec.default)
+                field.help_text = help_text
+                self.fields[name] = field
+                group.append((name, str(default)))
+            self.option_groups.append((variant_id, group))
+
+    def bound_option_groups(self):
+        return [
+            (variant_id, [(self[name], default) for name, default in group])
+            for variant_id, group in self.option_groups
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        variant_id = data.get("variant")
+        if not variant_id:
+            return data
+        variant = get_variant(variant_id)
+        n = len(self.seats.entries)
+        if not variant.min_players <= n <= variant.max_players:
+            self.add_error(
+                None,
+                _("%(game)s is for %(low)d to %(high)d players; the table has %(n)d.")
+                % {
+                    "game": NAMES[variant_id],
+                    "low": variant.min_players,
+                    "high": variant.max_players,
+                    "n": n,
+                },
+            )
+        given = {
+            spec.name: data.get(option_field_name(variant_id, spec.name))
+            for spec in variant.options
+            if data.get(option_field_name(variant_id, spec.name)) is not None
+        }
+        try:
+            data["options"] = variant.resolve_options(given)
+        except OptionError as exc:
+            self.add_error(None, str(exc))
+        data["schedule_rows"] = None
+        if variant.is_contract:
+            text = data.get("schedule", "")
+            try:
+                rows = parse_schedule_text(text) if text.strip() else None
+                specs = build_schedule(rows) if rows else variant.schedule
+                data["schedule_rows"] = [spec.as_dict() for spec in specs]
+            except forms.ValidationError as exc:
+                self.add_error("schedule", exc)
+            except OptionError as exc:
+                self.add_error("schedule", str(exc))
+        dealer = data.get("first_dealer") or "draw"
+        if dealer != "draw" and not (dealer.isdigit() and int(dealer) < n):
+            self.add_error("first_dealer", _("Choose who deals first, or let the app draw."))
+        data["first_dealer"] = dealer
+        if variant_id != CLASSIC:
+            data["value_per_point"] = None
+        return data
+
+
+# --- deals ---------------------------------------------------------------------------------
+
+WENT_OUT_ABANDONED = "abandoned"
+WENT_OUT_NOBODY = "nobody"
+FIRST_TURN_CHOICES = [
+    ("", _("No")),
+    ("drawn", _("Yes, after drawing")),
+    ("undrawn", _("Yes, without drawing")),
+]
+
+
+class DealForm(forms.Form):
+    """What both kinds of deal forms share: who went out, the version and the one-time token."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    went_out = forms.ChoiceField(
+        label=_("Who went out?"),
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Tap who went out.")},
+    )
+
+    def __init__(self, *args, game: Game, seats: list[Seat], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.variant = game.variant
+        self.seats = seats
+        self.by_pos = {s.position: s for s in seats}
+        self.result: DealResult | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "version" in self.errors or "once" in self.errors:
+            self.add_error(None, _("The form was incomplete: go back to the sheet and try again."))
+        return data
+
+    @property
+    def winner(self) -> Seat | None:
+        if self.result is None or self.result.went_out is None:
+            return None
+        return self.by_pos[self.result.went_out]
+
+    def ledger(self) -> list[tuple[Seat, int]]:
+        """Each player's score in this deal, as the engine computed it, in seating order."""
+        if self.result is None:
+            return []
+        return [(s, self.result.scores.get(s.position, 0)) for s in self.seats]
+
+
+class ClassicDealForm(DealForm):
+    mode = forms.ChoiceField(
+        label=_("Payment"),
+        choices=[("rows", _("From the rows")), ("hand", _("From the winner's hand"))],
+        widget=forms.RadioSelect,
+        initial="rows",
+        required=False,
+    )
+    wild_twos = forms.TypedChoiceField(
+        label=_("2s used as wild cards"),
+        coerce=int,
+        widget=forms.RadioSelect,
+        initial=0,
+        required=False,
+    )
+    jokers = forms.TypedChoiceField(
+        label=_("Jokers used"), coerce=int, widget=forms.RadioSelect, initial=0, required=False
+    )
+    first_turn = forms.ChoiceField(
+        label=_("Out on the first turn?"),
+        choices=FIRST_TURN_CHOICES,
+        widget=forms.RadioSelect,
+        initial="",
+        required=False,
+    )
+    one_suit = forms.BooleanField(label=_("All 15 laid cards of one suit"), required=False)
+    hand = forms.CharField(
+        label=_("The winner's hand"),
+        required=False,
+        max_length=400,
+        help_text=_(
+            "All 16 cards after drawing (15 when out without drawing), e.g. “4S 5S 6S JK”."
+        ),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        n = len(self.seats)
+        self.decks, self.jokers_in_play = self.game.decks(1, n)
+        self.twos_wild = bool(self.game.options.get("twos_wild", True))
+        self.fields["went_out"].choices = [(str(s.position), s.player.name) for s in self.seats] + [
+            (WENT_OUT_ABANDONED, _("Nobody: abandoned deal, no score"))
+        ]
+        max_twos = min(15, 4 * self.decks) if self.twos_wild else 0
+        self.fields["wild_twos"].choices = [(i, str(i)) for i in range(max_twos + 1)]
+        self.fields["jokers"].choices = [(i, str(i)) for i in range(self.jokers_in_play + 1)]
+        if not self.twos_wild:
+            del self.fields["wild_twos"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        went_out = data.get("went_out")
+        if not went_out or self.errors:
+            return data
+        if went_out == WENT_OUT_ABANDONED:
+            self.result = DealResult(
+                status=Deal.Status.ABANDONED, went_out=None, scores={}, entry={"abandoned": True}
+            )
+            return data
+        winner = int(went_out)
+        first_turn = data.get("first_turn") or None
+        positions = [s.position for s in self.seats]
+        if data.get("mode") == "hand":
+            payment, rows, entry = self._from_hand(data.get("hand", ""), first_turn)
+        else:
+            payment, rows, entry = self._from_rows(data, first_turn)
+        if payment is None:
+            return data
+        try:
+            scores = classic_ledger(positions, winner, payment)
+        except ScoreError as exc:
+            self.add_error(None, str(exc))
+            return data
+        self.result = DealResult(
+            status=Deal.Status.SCORED,
+            went_out=winner,
+            scores=scores,
+            entry=entry,
+            payment=payment,
+            payment_rows=tuple(rows),
+        )
+        return data
+
+    def _from_rows(self, data, first_turn):
+        wild_twos = data.get("wild_twos") or 0
+        jokers = data.get("jokers") or 0
+        one_suit = bool(data.get("one_suit"))
+        try:
+            payment = classic_payment(
+                wild_twos, jokers, first_turn, one_suit, twos_wild=self.twos_wild
+            )
+        except ScoreError as exc:
+            self.add_error("one_suit" if one_suit and jokers else None, str(exc))
+            return None, [], {}
+        entry = {
+            "mode": "rows",
+            "wild_twos": wild_twos,
+            "jokers": jokers,
+            "first_turn": first_turn,
+            "one_suit": one_suit,
+        }
+        return payment.total, [r.as_json() for r in payment.rows], entry
+
+    def _from_hand(self, text: str, first_turn):
+        if not text.strip():
+            self.add_error("hand", _("Enter the winner's cards, or choose “From the rows”."))
+            return None, [], {}
+        request = {
+            "variant": CLASSIC,
+            "cards": text,
+            "options": dict(self.game.options),
+            "first_turn": first_turn,
+        }
+        try:
+            cards = parse_cards(text, get_language())
+            check_copies(cards, self.decks, self.jokers_in_play)
+            request["cards"] = format_cards(cards)
+            answer = check_hand(request)
+        except (CardError, CheckError) as exc:
+            self.add_error("hand", str(exc))
+            return None, [], {}
+        if not answer.get("goes_out"):
+            self.add_error(
+                "hand", _("This hand does not go out: its cards do not all fit in runs.")
+            )
+            return None, [], {}
+        entry = {
+            "mode": "hand",
+            "cards": answer["cards"],
+            "first_turn": first_turn,
+            "melds": answer.get("melds") or [],
+            "discard": answer.get("discard"),
+        }
+        return answer["payment"], answer.get("payment_rows") or [], entry
+
+    @classmethod
+    def initial_from(cls, deal: Deal) -> dict[str, Any]:
+        if deal.is_abandoned:
+            return {"went_out": WENT_OUT_ABANDONED}
+        entry = deal.entry
+        initial = {"went_out": str(deal.went_out), "first_turn": entry.get("first_turn") or ""}
+        if entry.get("mode") == "hand":
+            initial.update(mode="hand", hand=entry.get("cards", ""))
+        else:
+            initial.update(
+                mode="rows",
+                wild_twos=entry.get("wild_twos", 0),
+                jokers=entry.get("jokers", 0),
+                one_suit=entry.get("one_suit", False),
+            )
+        return initial
+
+
+class PenaltyDealForm(DealForm):
+    handromme = forms.BooleanField(
+        label=_("Handrommé"),
+        required=False,
+        help_text=_("Went out with the whole hand in one turn, without having opened before."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["went_out"].choices = [(str(s.position), s.player.name) for s in self.seats] + [
+            (WENT_OUT_NOBODY, _("Nobody: the stock ran out"))
+        ]
+        if self.variant.id != ROMME:
+            del self.fields["handromme"]
+        for seat in self.seats:
+            self.fields[f"points_{seat.position}"] = forms.IntegerField(
+                label=_("Penalty points of %(name)s") % {"name": seat.player.name},
+                required=False,
+                min_value=0,
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "step": "5" if self.variant.is_contract else "1"}
+                ),
+                error_messages={"invalid": _("Points are a whole number.")},
+            )
+            self.fields[f"cards_{seat.position}"] = forms.CharField(
+                label=_("Cards left in the hand of %(name)s") % {"name": seat.player.name},
+                required=False,
+                max_length=400,
+                widget=forms.TextInput(
+                    attrs={
+                        "autocomplete": "off",
+                        "autocapitalize": "characters",
+                        "spellcheck": "false",
+                    }
+                ),
+            )
+
+    def player_rows(self):
+        return [
+            (seat, self[f"points_{seat.position}"], self[f"cards_{seat.position}"])
+            for seat in self.seats
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        went_out = data.get("went_out")
+        if not went_out or "went_out" in self.errors:
+            return data
+        winner = None if went_out == WENT_OUT_NOBODY else int(went_out)
+        handromme = bool(data.get("handromme"))
+        left: dict[int, int | list] = {}
+        entry_left: dict[str, dict[str, Any]] = {}
+        lang = get_language()
+        for seat in self.seats:
+            pos = seat.position
+            points = data.get(f"points_{pos}")
+            text = (data.get(f"cards_{pos}") or "").strip()
+            if f"points_{pos}" in self.errors:
+                continue
+            if text:
+                try:
+                    cards = parse_cards(text, lang)
+                except CardError as exc:
+                    self.add_error(f"cards_{pos}", str(exc))
+                    continue
+                left[pos] = cards
+                entry_left[str(pos)] = {"cards": format_cards(cards)}
+            elif points is not None:
+                left[pos] = points
+                entry_left[str(pos)] = {"points": points}
+            elif pos != winner:
+                self.add_error(
+                    f"points_{pos}",
+                    _("Enter the penalty of %(name)s, as points or as the cards left.")
+                    % {"name": seat.player.name},
+                )
+        if self.errors:
+            return data
+        if handromme and winner is None:
+            self.add_error("handromme", _("Handrommé needs the player who went out."))
+            return data
+        try:
+            scores = penalty_deal(
+                self.variant,
+                [s.position for s in self.seats],
+                winner,
+                left,
+                handromme=handromme,
+                options=self.game.options,
+            )
+        except ScoreError as exc:
+            field = None
+            if isinstance(exc.player, int) and exc.player in self.by_pos:
+                kind = "cards" if isinstance(left.get(exc.player), list) else "points"
+                field = f"{kind}_{exc.player}"
+            self.add_error(field, self._name_player(str(exc), exc.player))
+            return data
+        for pos, value in left.items():
+            if isinstance(value, list) and str(pos) in entry_left:
+                entry_left[str(pos)]["points"] = scores[pos]
+        self.result = DealResult(
+            status=Deal.Status.SCORED,
+            went_out=winner,
+            scores=scores,
+            entry={"left": entry_left},
+            handromme=handromme,
+        )
+        return data
+
+    def _name_player(self, message: str, player: object) -> str:
+        """The engine names players by seat position; show the name instead."""
+        if isinstance(player, int) and player in self.by_pos:
+            name = self.by_pos[player].player.name
+            return re.sub(rf"^{player}\b", name, message)
+        return message
+
+    @classmethod
+    def initial_from(cls, deal: Deal) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "went_out": WENT_OUT_NOBODY if deal.went_out is None else str(deal.went_out),
+            "handromme": deal.handromme,
+        }
+        for pos, value in deal.entry.get("left", {}).items():
+            if "cards" in value:
+                initial[f"cards_{pos}"] = value["cards"]
+            else:
+                initial[f"points_{pos}"] = value.get("points")
+        return initial
+
+
+def deal_form_class(game: Game) -> type[DealForm]:
+    return ClassicDealForm if game.variant_id == CLASSIC else PenaltyDealForm
+
+
+# --- settle-up and import ----------------------------------------------------------------------
+
+
+class SettleForm(forms.Form):
+    per_point = forms.DecimalField(
+        label=_("Money per point"),
+        min_value=Decimal("0.01"),
+        max_digits=9,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+    )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("A JSON export file"), required=False)
+    text = forms.CharField(
+        label=_("Or paste the JSON"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+    )
+
+    MAX_BYTES = 1_000_000
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        raw: bytes | str
+        if upload:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(_("The file is too large for a game export."))
+            raw = upload.read()
+        elif data.get("text", "").strip():
+            raw = data["text"]
+        else:
+            raise forms.ValidationError(_("Choose an export file or paste its JSON."))
+        try:
+            data["document"] = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise forms.ValidationError(_("This is not a JSON export of a game.")) from None
+        return data

@@ -1,0 +1,466 @@
+"""Games at the table: players, seats, deals and their scores, and the history of changes.
+
+A game keeps its variant, options and deal schedule as they were when it started. A deal
+stores what was entered (who went out, the payment rows or the cards, each player's points
+or cards) and the per-player scores the engine computed when it was saved. Every change to
+a game bumps ``Game.version`` in the same transaction (the optimistic check of concurrent
+editors) and writes one ``GameEvent`` (the history), whose unique ``form_token`` makes a
+replayed form record once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, Prefetch, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.scoring import running_totals, standings
+from rules.engine.variants import LEFT, VARIANT_IDS, DealSpec, Variant, build_schedule, get_variant
+
+TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
+
+NAME_MAX = 40
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class StaleVersion(Exception):
+    """The sheet changed since the form was rendered: nothing was saved."""
+
+
+class AlreadyDone(Exception):
+    """This form (its one-time token) was already saved: nothing was saved again."""
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=NAME_MAX)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameQuerySet(models.QuerySet):
+    def in_progress(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.IN_PROGRESS)
+
+    def finished(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.FINISHED)
+
+    def by_token(self, token: str) -> GameQuerySet:
+        """The game a viewer or editor link leads to (the creator uses the editor link)."""
+        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
+
+    def known_to(self, game_ids: Sequence[int], tokens: Sequence[str]) -> GameQuerySet:
+        """Games a phone created (session) or opened through a link that is still valid."""
+        return self.filter(
+            Q(pk__in=list(game_ids))
+            | Q(viewer_token__in=list(tokens))
+            | Q(editor_token__in=list(tokens))
+        )
+
+    def with_seats(self) -> GameQuerySet:
+        return self.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+
+    variant_id = models.CharField(
+        _("variant"), max_length=32, choices=[(v, v) for v in VARIANT_IDS], db_column="variant"
+    )
+    options = models.JSONField(default=dict)
+    schedule = models.JSONField(null=True, blank=True)  # contract games: DealSpec.as_dict() rows
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    first_dealer = models.PositiveSmallIntegerField(default=0)  # a seat position
+    value_per_point = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
+    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        indexes = [models.Index(fields=["status", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.variant_id} #{self.pk}"
+
+    # --- rules of this game -------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        return get_variant(self.variant_id)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @cached_property
+    def deal_specs(self) -> tuple[DealSpec, ...] | None:
+        return build_schedule(self.schedule) if self.schedule else None
+
+    @property
+    def total_deals(self) -> int | None:
+        """The number of deals of a contract game; None when the table decides (classic, Rommé)."""
+        return len(self.deal_specs) if self.deal_specs else None
+
+    @property
+    def step(self) -> int:
+        """+1 when the deal passes to the left (clockwise in seating order), -1 to the right."""
+        return 1 if self.variant.direction == LEFT else -1
+
+    def dealer_position(self, number: int, players: int) -> int:
+        return (self.first_dealer + (number - 1) * self.step) % players
+
+    def starter_position(self, number: int, players: int) -> int:
+        """The player next to the dealer in the direction of play starts."""
+        return (self.dealer_position(number, players) + self.step) % players
+
+    def deal_spec(self, number: int) -> DealSpec | None:
+        specs = self.deal_specs
+        if specs and 1 <= number <= len(specs):
+            return specs[number - 1]
+        return None
+
+    def decks(self, number: int, players: int) -> tuple[int, int]:
+        return self.variant.decks(players, number)
+
+    def cards_dealt(self, number: int) -> int:
+        spec = self.deal_spec(number)
+        return spec.cards if spec else self.variant.cards_dealt()
+
+    def is_complete(self, deals: int) -> bool:
+        """Whether this many deals end the game by themselves (the last deal of a contract game)."""
+        return self.total_deals is not None and deals >= self.total_deals
+
+    # --- changes: one transaction, one version bump, one history entry -----------------
+    def change(
+        self,
+        *,
+        version: int,
+        once: str | None,
+        actor: Actor,
+        kind: str,
+        apply: Callable[[Game], dict[str, Any]],
+    ) -> GameEvent:
+        """Apply one change if the sheet is still at ``version`` and ``once`` was never used.
+
+        ``apply`` makes the change inside the transaction (the game row is locked by the
+        version bump) and returns the details kept in the history. Raises StaleVersion or
+        AlreadyDone, and then nothing is changed.
+        """
+        try:
+            with transaction.atomic():
+                bumped = Game.objects.filter(pk=self.pk, version=version).update(
+                    version=F("version") + 1, updated_at=timezone.now()
+                )
+                if once and GameEvent.objects.filter(form_token=once).exists():
+                    raise AlreadyDone
+                if not bumped:
+                    raise StaleVersion
+                details = apply(self)
+                self.recompute_totals()
+                event = GameEvent.objects.create(
+                    game=self,
+                    kind=kind,
+                    deal_number=details.pop("deal_number", None),
+                    details=details,
+                    actor=actor.role,
+                    device=actor.device,
+                    form_token=once or None,
+                )
+        except IntegrityError:
+            # Two requests carrying the same one-time token raced past the check: the unique
+            # column let one of them through.
+            if once and GameEvent.objects.filter(form_token=once).exists():
+                raise AlreadyDone from None
+            raise
+        self.version = version + 1
+        return event
+
+    def recompute_totals(self) -> None:
+        """Store each seat's total and place, from the engine's running totals and standings."""
+        seats = list(self.seats.order_by("position"))
+        positions = {s.pk: s.position for s in seats}
+        deals = list(self.deals.prefetch_related("scores").order_by("number"))
+        per_deal = [deal.scores_by_position(positions) for deal in deals]
+        order = [s.position for s in seats]
+        totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
+        places = {s.player: s.place for s in standings(totals, self.variant)}
+        for seat in seats:
+            seat.total = totals[seat.position]
+            seat.place = places[seat.position]
+        Seat.objects.bulk_update(seats, ["total", "place"])
+
+    # --- the operations of the score pad ----------------------------------------------------
+    def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
+        def apply(game: Game) -> dict[str, Any]:
+            number = game.deals.count() + 1
+            if game.is_finished:
+                raise StaleVersion
+            deal = Deal(game=game, number=number)
+            deal.set_result(result)
+            deal.save()
+            deal.save_scores(result)
+            if game.is_complete(number):
+                game.finish()
+            return {"deal_number": number, "after": deal.snapshot(result)}
+
+        return self.change(version=version, once=once, actor=actor, kind="recorded", apply=apply)
+
+    def edit_deal(self, number: int, result: DealResult, *, version: int, once: str, actor: Actor):
+        def apply(game: Game) -> dict[str, Any]:
+            deal = game.deals.prefetch_related("scores__seat").get(number=number)
+            before = deal.snapshot()
+            deal.set_result(result)
+            deal.updated_at = timezone.now()
+            deal.save()
+            deal.scores.all().delete()
+            deal.save_scores(result)
+            return {"deal_number": number, "before": before, "after": deal.snapshot(result)}
+
+        return self.change(version=version, once=once, actor=actor, kind="edited", apply=apply)
+
+    def delete_deal(self, number: int, *, version: int, once: str, actor: Actor, kind="deleted"):
+        def apply(game: Game) -> dict[str, Any]:
+            deal = game.deals.prefetch_related("scores__seat").get(number=number)
+            before = deal.snapshot()
+            deal.delete()
+            # Renumber the later deals in two steps, so the unique (game, number) never clashes.
+            later = Deal.objects.filter(game=game, number__gt=number)
+            later.update(number=-(F("number") - 1))
+            Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
+            if game.is_finished and not game.is_complete(game.deals.count()):
+                game.resume()
+            return {"deal_number": number, "before": before}
+
+        return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
+
+    def undo_last_deal(self, *, version: int, once: str, actor: Actor):
+        last = self.deals.order_by("-number").values_list("number", flat=True).first()
+        if last is None:
+            raise StaleVersion
+        return self.delete_deal(last, version=version, once=once, actor=actor, kind="undone")
+
+    def end(self, *, version: int, once: str, actor: Actor):
+        def apply(game: Game) -> dict[str, Any]:
+            game.finish()
+            return {}
+
+        return self.change(version=version, once=once, actor=actor, kind="finished", apply=apply)
+
+    def reopen(self, *, version: int, once: str, actor: Actor):
+        def apply(game: Game) -> dict[str, Any]:
+            game.resume()
+            return {}
+
+        return self.change(version=version, once=once, actor=actor, kind="resumed", apply=apply)
+
+    def replace_link(self, which: str, *, version: int, once: str, actor: Actor):
+        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
+
+        def apply(game: Game) -> dict[str, Any]:
+            setattr(game, field, new_token())
+            Game.objects.filter(pk=game.pk).update(**{field: getattr(game, field)})
+            return {"link": which}
+
+        return self.change(
+            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
+        )
+
+    def finish(self) -> None:
+        self.status = self.Status.FINISHED
+        self.finished_at = timezone.now()
+        Game.objects.filter(pk=self.pk).update(status=self.status, finished_at=self.finished_at)
+
+    def resume(self) -> None:
+        self.status = self.Status.IN_PROGRESS
+        self.finished_at = None
+        Game.objects.filter(pk=self.pk).update(status=self.status, finished_at=None)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a change: the creator's phone (session) or an editor link, and which phone."""
+
+    role: str  # "creator", "editor_link" or "import"
+    device: str = ""
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # 0, 1, ... in seating order (clockwise)
+    total = models.IntegerField(default=0)  # from the engine, after every change
+    place = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_once"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} (seat {self.position + 1})"
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A deal as a form validated it and the engine scored it (seat positions as keys)."""
+
+    status: str  # Deal.Status
+    went_out: int | None
+    scores: dict[int, int]
+    entry: dict[str, Any]
+    handromme: bool = False
+    payment: int | None = None
+    payment_rows: tuple[dict[str, Any], ...] = ()
+
+
+class Deal(models.Model):
+    class Status(models.TextChoices):
+        SCORED = "scored", _("scored")
+        ABANDONED = "abandoned", _("abandoned")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.IntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCORED)
+    went_out = models.PositiveSmallIntegerField(null=True, blank=True)  # a seat position
+    handromme = models.BooleanField(default=False)
+    entry = models.JSONField(default=dict)  # what was entered, as entered (canonical cards)
+    payment = models.PositiveIntegerField(null=True, blank=True)  # classic
+    payment_rows = models.JSONField(default=list, blank=True)  # classic: [{"row", "points"}]
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of {self.game_id}"
+
+    @property
+    def is_abandoned(self) -> bool:
+        return self.status == self.Status.ABANDONED
+
+    def set_result(self, result: DealResult) -> None:
+        self.status = result.status
+        self.went_out = result.went_out
+        self.handromme = result.handromme
+        self.entry = result.entry
+        self.payment = result.payment
+        self.payment_rows = list(result.payment_rows)
+
+    def save_scores(self, result: DealResult) -> None:
+        seats = {s.position: s for s in self.game.seats.all()}
+        DealScore.objects.bulk_create(
+            DealScore(deal=self, seat=seats[pos], points=points)
+            for pos, points in sorted(result.scores.items())
+        )
+
+    def scores_by_position(self, positions: dict[int, int]) -> dict[int, int]:
+        """Every seat's score in this deal (0 for all when abandoned), from the prefetched scores.
+
+        ``positions`` maps seat ids to seat positions (no query per score).
+        """
+        stored = {positions[s.seat_id]: s.points for s in self.scores.all()}
+        return {pos: stored.get(pos, 0) for pos in positions.values()}
+
+    def snapshot(self, result: DealResult | None = None) -> dict[str, Any]:
+        """What the history keeps of this deal: inputs and the scores by seat position."""
+        if result is not None:
+            scores = {str(k): v for k, v in sorted(result.scores.items())}
+        else:
+            scores = {str(s.seat.position): s.points for s in self.scores.all()}
+        return {
+            "status": self.status,
+            "went_out": self.went_out,
+            "handromme": self.handromme,
+            "payment": self.payment,
+            "entry": self.entry,
+            "scores": scores,
+        }
+
+
+class DealScore(models.Model):
+    """One player's score in one deal, as the engine computed it when the deal was saved."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="scores")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="scores")
+    points = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seat"], name="deal_score_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.points} in deal {self.deal_id}"
+
+
+class GameEvent(models.Model):
+    """One entry of a game's history: who changed what, when."""
+
+    KINDS = {
+        "started": _("Game started"),
+        "imported": _("Game imported"),
+        "recorded": _("Deal recorded"),
+        "edited": _("Deal edited"),
+        "deleted": _("Deal deleted"),
+        "undone": _("Last deal undone"),
+        "finished": _("Game ended"),
+        "resumed": _("Game resumed"),
+        "link_replaced": _("Link replaced"),
+    }
+    ACTORS = {
+        "creator": _("the phone that started the game"),
+        "editor_link": _("an editor link"),
+        "import": _("an import"),
+    }
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(max_length=16, choices=list(KINDS.items()))
+    deal_number = models.IntegerField(null=True, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    actor = models.CharField(max_length=16, choices=list(ACTORS.items()))
+    device = models.CharField(max_length=16, blank=True)
+    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.deal_number or ''} of game {self.game_id}".replace("  ", " ")
+
+    @property
+    def label(self) -> str:
+        return str(self.KINDS.get(self.kind, self.kind))
+
+    @property
+    def actor_label(self) -> str:
+        return str(self.ACTORS.get(self.actor, self.actor))

@@ -1,0 +1,240 @@
+"""The score sheet of one game as the pages show it, built from prefetched rows.
+
+Everything that adds up comes from the engine (running totals, standings, winners,
+settle-up); this module only arranges the stored scores for the templates and draws the
+running totals as an inline SVG chart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
+from rules.engine.variants import CLASSIC, DealSpec
+
+from .models import Deal, Game, Seat
+
+PAYMENT_ROW_LABELS = {
+    "going_out": _("Going out"),
+    "wild_twos": _("2s used as wild cards"),
+    "jokers": _("Jokers"),
+    "no_wild": _("No wild card"),
+    "first_turn_drawn": _("Out on the first turn, after drawing"),
+    "first_turn_undrawn": _("Out on the first turn, without drawing"),
+    "one_suit": _("All one suit"),
+}
+
+
+def load_game(queryset) -> Game | None:
+    """The game with everything its sheet needs, in a fixed number of queries.
+
+    One query for the game, one for the seats with their players, one for the deals and
+    one for all their scores, whatever the number of players and deals.
+    """
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("deals", queryset=Deal.objects.order_by("number").prefetch_related("scores")),
+    ).first()
+
+
+@dataclass
+class Cell:
+    points: int | None  # None when the deal was abandoned
+    total: int
+    went_out: bool = False
+
+
+@dataclass
+class Row:
+    deal: Deal
+    dealer: Seat
+    cells: list[Cell]
+    spec: DealSpec | None
+
+
+@dataclass
+class DealInfo:
+    """What the table needs to know before a deal: who deals, who starts, what to deal."""
+
+    number: int
+    dealer: Seat
+    starter: Seat
+    spec: DealSpec | None
+    cards: int
+    decks: int
+    jokers: int
+    of: int | None  # the number of deals of a contract game
+
+
+@dataclass
+class Sheet:
+    game: Game
+    seats: list[Seat]
+    rows: list[Row]
+    totals: list[int]
+    standings: list[tuple[Seat, Standing]]
+    next_deal: DealInfo | None
+    leaders: set[int] = field(default_factory=set)  # seat positions in first place
+
+    @property
+    def deal_count(self) -> int:
+        return len(self.rows)
+
+    @property
+    def winners(self) -> list[Seat]:
+        return [seat for seat, st in self.standings if st.place == 1]
+
+    @property
+    def winner_names(self) -> list[str]:
+        return [seat.player.name for seat in self.winners]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+    @property
+    def is_classic(self) -> bool:
+        return self.game.variant_id == CLASSIC
+
+    @property
+    def last_deal(self) -> Deal | None:
+        return self.rows[-1].deal if self.rows else None
+
+    def settle(self, value_per_point: Decimal | None) -> list[tuple[Seat, Seat, Decimal]]:
+        """The fewest payments that square everybody (classic), from the engine."""
+        if not self.is_classic or value_per_point is None:
+            return []
+        balances = {
+            seat.position: total for seat, total in zip(self.seats, self.totals, strict=True)
+        }
+        by_pos = {seat.position: seat for seat in self.seats}
+        transfers: list[Transfer] = settle_up(balances, value_per_point)
+        return [(by_pos[t.payer], by_pos[t.payee], t.amount) for t in transfers]
+
+    def chart(self) -> Chart | None:
+        return Chart.build(self) if self.rows else None
+
+
+def build_sheet(game: Game) -> Sheet:
+    seats = list(game.seats.all())
+    n = len(seats)
+    positions = {s.pk: s.position for s in seats}
+    order = [s.position for s in seats]
+    by_pos = {s.position: s for s in seats}
+    deals = list(game.deals.all())
+    per_deal = [d.scores_by_position(positions) for d in deals]
+    running = running_totals(per_deal, order)
+    rows = []
+    for deal, scores, totals in zip(deals, per_deal, running, strict=True):
+        cells = [
+            Cell(
+                points=None if deal.is_abandoned else scores[pos],
+                total=totals[pos],
+                went_out=deal.went_out == pos,
+            )
+            for pos in order
+        ]
+        dealer = by_pos[game.dealer_position(deal.number, n)]
+        rows.append(Row(deal=deal, dealer=dealer, cells=cells, spec=game.deal_spec(deal.number)))
+    final = running[-1] if running else dict.fromkeys(order, 0)
+    ranked = standings(final, game.variant)
+    table = [(by_pos[st.player], st) for st in ranked]
+    next_deal = None
+    number = len(deals) + 1
+    if not game.is_finished and not game.is_complete(len(deals)):
+        decks, jokers = game.decks(number, n)
+        next_deal = DealInfo(
+            number=number,
+            dealer=by_pos[game.dealer_position(number, n)],
+            starter=by_pos[game.starter_position(number, n)],
+            spec=game.deal_spec(number),
+            cards=game.cards_dealt(number),
+            decks=decks,
+            jokers=jokers,
+            of=game.total_deals,
+        )
+    leaders = {st.player for st in ranked if st.place == 1} if deals else set()
+    return Sheet(
+        game=game,
+        seats=seats,
+        rows=rows,
+        totals=[final[pos] for pos in order],
+        standings=table,
+        next_deal=next_deal,
+        leaders=leaders,
+    )
+
+
+# --- the chart ------------------------------------------------------------------------------
+
+CHART_WIDTH = 320
+CHART_HEIGHT = 180
+CHART_PAD = 8
+CHART_COLOURS = 12  # CSS classes .series-0 ... .series-11
+
+
+@dataclass
+class Series:
+    seat: Seat
+    points: str  # the SVG polyline points
+    css: str
+    end_x: float
+    end_y: float
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    zero_y: float
+    series: list[Series]
+    low: int
+    high: int
+    ticks: list[tuple[float, float]]  # x positions of the deals, for the grid
+
+    @classmethod
+    def build(cls, sheet: Sheet) -> Chart:
+        """Polylines of every player's running total, deal 0 (all at 0) to the last deal."""
+        columns: list[list[int]] = [[0] for _ in sheet.seats]
+        for row in sheet.rows:
+            for i, cell in enumerate(row.cells):
+                columns[i].append(cell.total)
+        values = [v for col in columns for v in col]
+        low, high = min(values), max(values)
+        if low == high:
+            high = low + 1
+        steps = len(sheet.rows)
+        inner_w = CHART_WIDTH - 2 * CHART_PAD
+        inner_h = CHART_HEIGHT - 2 * CHART_PAD
+
+        def x(i: int) -> float:
+            return round(CHART_PAD + inner_w * i / steps, 1)
+
+        def y(v: int) -> float:
+            return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+
+        series = []
+        for i, (seat, col) in enumerate(zip(sheet.seats, columns, strict=True)):
+            pts = " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col))
+            series.append(
+                Series(
+                    seat=seat,
+                    points=pts,
+                    css=f"series-{i % CHART_COLOURS}",
+                    end_x=x(steps),
+                    end_y=y(col[-1]),
+                )
+            )
+        return cls(
+            width=CHART_WIDTH,
+            height=CHART_HEIGHT,
+            zero_y=y(0),
+            series=series,
+            low=low,
+            high=high,
+            ticks=[(x(j), CHART_HEIGHT - CHART_PAD) for j in range(steps + 1)],
+        )

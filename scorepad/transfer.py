@@ -1,0 +1,237 @@
+"""Export a game as CSV or JSON, and import a JSON export as a new game.
+
+An import never trusts the scores in the file: every deal goes through the same form and
+engine as a deal entered at the table, and a file whose scores disagree is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from rules.engine.variants import CLASSIC, OptionError, build_schedule, get_variant
+
+from .forms import WENT_OUT_ABANDONED, WENT_OUT_NOBODY, clean_name, deal_form_class
+from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
+from .sheet import Sheet
+
+FORMAT = "continental-scorepad"
+FORMAT_VERSION = 1
+MAX_IMPORT_DEALS = 500
+
+
+class ImportProblem(ValueError):
+    """A file that cannot be imported; the message says why."""
+
+
+def export_document(sheet: Sheet) -> dict[str, Any]:
+    game = sheet.game
+    names = [s.player.name for s in sheet.seats]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "variant": game.variant_id,
+        "options": game.options,
+        "schedule": game.schedule,
+        "players": names,
+        "first_dealer": game.first_dealer,
+        "status": game.status,
+        "value_per_point": str(game.value_per_point) if game.value_per_point is not None else None,
+        "created_at": game.created_at.isoformat(),
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "deals": [
+            {
+                "number": row.deal.number,
+                "dealer": row.dealer.player.name,
+                "status": row.deal.status,
+                "went_out": row.deal.went_out,
+                "handromme": row.deal.handromme,
+                "entry": row.deal.entry,
+                "payment": row.deal.payment,
+                "payment_rows": row.deal.payment_rows,
+                "scores": [cell.points or 0 for cell in row.cells],
+            }
+            for row in sheet.rows
+        ],
+        "totals": sheet.totals,
+        "standings": [
+            {"player": seat.player.name, "total": st.total, "place": st.place}
+            for seat, st in sheet.standings
+        ],
+    }
+
+
+def export_csv(sheet: Sheet) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    names = [s.player.name for s in sheet.seats]
+    contract = sheet.game.deal_specs is not None
+    head = [_("deal"), _("dealer"), _("went out")]
+    if contract:
+        head.append(_("contract"))
+    writer.writerow(head + names)
+    for row in sheet.rows:
+        deal = row.deal
+        if deal.is_abandoned:
+            went_out = _("abandoned")
+        elif deal.went_out is None:
+            went_out = _("nobody")
+        else:
+            went_out = names[deal.went_out]
+        line = [deal.number, row.dealer.player.name, went_out]
+        if contract:
+            line.append(
+                _("%(sets)d sets, %(runs)d runs") % {"sets": row.spec.sets, "runs": row.spec.runs}
+                if row.spec
+                else ""
+            )
+        writer.writerow(line + ["" if c.points is None else c.points for c in row.cells])
+    writer.writerow([_("total"), "", ""] + ([""] if contract else []) + sheet.totals)
+    return out.getvalue()
+
+
+def _form_data(initial: dict[str, Any]) -> dict[str, str]:
+    data = {}
+    for key, value in initial.items():
+        if value is None or value is False:
+            continue
+        data[key] = "on" if value is True else str(value)
+    return data
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ImportProblem(message)
+
+
+def import_game(document: Any, *, remembered: dict[int, Player], actor: Actor) -> Game:
+    """Create a new game from an export; raise ImportProblem saying what is wrong."""
+    _require(
+        isinstance(document, dict) and document.get("format") == FORMAT,
+        _("This is not a JSON export of a game."),
+    )
+    _require(
+        document.get("format_version") == FORMAT_VERSION,
+        _("This export comes from a newer version of the app."),
+    )
+    try:
+        variant = get_variant(document.get("variant"))
+        options = variant.resolve_options(document.get("options") or {})
+        schedule = None
+        if variant.is_contract:
+            rows = document.get("schedule") or [s.as_dict() for s in variant.schedule]
+            schedule = [s.as_dict() for s in build_schedule(rows)]
+    except OptionError as exc:
+        raise ImportProblem(str(exc)) from None
+    names = document.get("players")
+    _require(isinstance(names, list), _("The export has no list of players."))
+    names = [clean_name(n) if isinstance(n, str) else "" for n in names]
+    _require(
+        all(0 < len(n) <= NAME_MAX for n in names),
+        _("Every player needs a name of 1 to 40 characters."),
+    )
+    _require(len({n.casefold() for n in names}) == len(names), _("A player is listed twice."))
+    n = len(names)
+    _require(
+        variant.min_players <= n <= variant.max_players,
+        _("This game is for %(low)d to %(high)d players, not %(n)d.")
+        % {"low": variant.min_players, "high": variant.max_players, "n": n},
+    )
+    first_dealer = document.get("first_dealer", 0)
+    _require(
+        isinstance(first_dealer, int) and 0 <= first_dealer < n,
+        _("The first dealer is not a player."),
+    )
+    value = document.get("value_per_point")
+    try:
+        value_per_point = (
+            Decimal(value) if value not in (None, "") and variant.id == CLASSIC else None
+        )
+    except (InvalidOperation, TypeError, ValueError):
+        raise ImportProblem(_("The money per point is not a number.")) from None
+    if value_per_point is not None:
+        _require(
+            value_per_point.is_finite() and Decimal("0.01") <= value_per_point < Decimal("1e7"),
+            _("The money per point is not a number."),
+        )
+        value_per_point = value_per_point.quantize(Decimal("0.01"))
+    deals = document.get("deals") or []
+    _require(isinstance(deals, list), _("The deals of the export are not a list."))
+    _require(len(deals) <= MAX_IMPORT_DEALS, _("The export has too many deals."))
+    if schedule is not None:
+        _require(len(deals) <= len(schedule), _("The export has more deals than its schedule."))
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant_id=variant.id,
+            options=options,
+            schedule=schedule,
+            first_dealer=first_dealer,
+            value_per_point=value_per_point,
+        )
+        by_name = {p.name.casefold(): p for p in remembered.values()}
+        seats = []
+        for position, name in enumerate(names):
+            player = by_name.get(name.casefold()) or Player.objects.create(name=name)
+            seats.append(Seat.objects.create(game=game, player=player, position=position))
+        form_class = deal_form_class(game)
+        for number, item in enumerate(deals, start=1):
+            _require(isinstance(item, dict), _("Deal %(n)d is not readable.") % {"n": number})
+            try:
+                result = _deal_result(game, seats, form_class, number, item)
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+                if isinstance(exc, ImportProblem):
+                    raise
+                raise ImportProblem(_("Deal %(n)d is not readable.") % {"n": number}) from None
+            deal = Deal(game=game, number=number)
+            deal.set_result(result)
+            deal.save()
+            DealScore.objects.bulk_create(
+                DealScore(deal=deal, seat=seats[pos], points=points)
+                for pos, points in sorted(result.scores.items())
+            )
+        game.recompute_totals()
+        finished = document.get("status") == Game.Status.FINISHED or game.is_complete(len(deals))
+        if finished:
+            game.finish()
+        GameEvent.objects.create(
+            game=game, kind="imported", actor=actor.role, device=actor.device, details={}
+        )
+    return game
+
+
+def _deal_result(game, seats, form_class, number, item):
+    if item.get("status") == Deal.Status.ABANDONED:
+        initial = {"went_out": WENT_OUT_ABANDONED}
+    else:
+        fake = Deal(
+            game=game,
+            number=number,
+            status=Deal.Status.SCORED,
+            went_out=item.get("went_out"),
+            handromme=bool(item.get("handromme")),
+            entry=item.get("entry") if isinstance(item.get("entry"), dict) else {},
+        )
+        initial = form_class.initial_from(fake)
+        if fake.went_out is None and game.variant_id != CLASSIC:
+            initial["went_out"] = WENT_OUT_NOBODY
+    data = _form_data({**initial, "version": 0, "once": "import"})
+    form = form_class(data, game=game, seats=seats)
+    if not form.is_valid() or form.result is None:
+        problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+        raise ImportProblem(
+            _("Deal %(n)d cannot be scored: %(problems)s") % {"n": number, "problems": problems}
+        )
+    given = item.get("scores")
+    if given is not None:
+        computed = [form.result.scores.get(s.position, 0) for s in seats]
+        _require(
+            given == computed,
+            _("Deal %(n)d: the scores in the file do not match what was entered.") % {"n": number},
+        )
+    return form.result

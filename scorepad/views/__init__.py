@@ -1,0 +1,1 @@
+"""The score pad's views, one module per screen."""

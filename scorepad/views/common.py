@@ -1,0 +1,84 @@
+"""Rendering the game page (the sheet) in full or, for htmx, as one of its partials."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django_htmx.http import push_url
+
+from rules.facts import NAMES
+
+from ..access import Access
+from ..forms import SettleForm, once_token
+from ..sheet import build_sheet
+
+GAME_TEMPLATE = "scorepad/game.html"
+
+
+def game_url(token: str, name: str = "game", **kwargs: Any) -> str:
+    return reverse(name, kwargs={"token": token, **kwargs})
+
+
+def partial_wanted(request: HttpRequest) -> bool:
+    """An htmx request swaps a partial in; restoring the history (back button) needs the page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:
+    game = access.game
+    sheet = build_sheet(game)
+    context: dict[str, Any] = {
+        "access": access,
+        "game": game,
+        "sheet": sheet,
+        "token": access.token,
+        "can_edit": access.can_edit,
+        "once": once_token(),
+        "variant_name": NAMES[game.variant_id],
+        "panel": None,
+        "notice": "",
+    }
+    if sheet.is_classic and game.is_finished and sheet.rows:
+        settle_form = SettleForm(request.GET if "per_point" in request.GET else None)
+        per_point: Decimal | None = game.value_per_point
+        if settle_form.is_bound and settle_form.is_valid():
+            per_point = settle_form.cleaned_data["per_point"]
+        elif not settle_form.is_bound and per_point is not None:
+            settle_form = SettleForm(initial={"per_point": per_point})
+        if settle_form.is_bound and not settle_form.is_valid():
+            per_point = None
+        context["settle_form"] = settle_form
+        context["per_point"] = per_point
+        context["transfers"] = sheet.settle(per_point)
+    context.update(extra)
+    return context
+
+
+def render_game(
+    request: HttpRequest,
+    access: Access,
+    *,
+    panel: dict[str, Any] | None = None,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The sheet page, with a panel (a deal form, a confirmation) open over it or not.
+
+    An htmx request gets the ``game`` partial only (the sheet and the panel), always with
+    status 200 so htmx swaps it; a plain request gets the whole page with ``status``.
+    """
+    context = game_context(request, access, panel=panel, notice=notice)
+    if partial_wanted(request):
+        response = render(request, f"{GAME_TEMPLATE}#game", context)
+        if request.method == "GET":
+            push_url(response, request.get_full_path())
+        return response
+    return render(request, GAME_TEMPLATE, context, status=status)
+
+
+def to_sheet(access: Access) -> HttpResponse:
+    return redirect(game_url(access.token))

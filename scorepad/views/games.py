@@ -1,0 +1,194 @@
+"""Starting a game, the list of games, importing a game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.forms import BooleanField
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from rules.engine.cards import local_code, parse_card
+from rules.engine.variants import VARIANT_IDS, get_variant
+from rules.facts import ESSENCE, NAMES
+
+from ..access import created_ids, device, known_games, remember_created, seen_tokens
+from ..forms import ImportForm, NewGameForm, SeatList
+from ..models import Actor, Game, GameEvent, Player, Seat
+from ..seating import draw_first_dealer
+from ..transfer import ImportProblem, import_game
+from .common import game_url, partial_wanted
+
+
+def remembered_players(request: HttpRequest) -> dict[int, Player]:
+    """Players of the games this phone created or followed, to tap instead of typing."""
+    ids, seen = created_ids(request), seen_tokens(request)
+    if not ids and not seen:
+        return {}
+    players = (
+        Player.objects.filter(seats__game__in=Game.objects.known_to(ids, seen))
+        .distinct()
+        .order_by("name", "pk")[:100]
+    )
+    return {p.pk: p for p in players}
+
+
+def _new_game_page(
+    request: HttpRequest, form: NewGameForm, *, focus_name: bool = False, rules_open: bool = False
+) -> HttpResponse:
+    variants = []
+    for v in VARIANT_IDS:
+        variant = get_variant(v)
+        standard = None
+        if variant.is_contract:
+            standard = " · ".join(f"{s.cards} {s.sets} {s.runs}" for s in variant.schedule)
+        variants.append(
+            {
+                "id": v,
+                "name": NAMES[v],
+                "essence": ESSENCE[v],
+                "variant": variant,
+                "standard": standard,
+            }
+        )
+    template = "scorepad/game_new.html"
+    if partial_wanted(request):
+        template += "#form"
+    context = {
+        "form": form,
+        "variants": variants,
+        "focus_name": focus_name,
+        "rules_open": rules_open
+        or any(name in form.errors for name in form.fields if name.startswith("opt_"))
+        or "schedule" in form.errors
+        or "value_per_point" in form.errors,
+    }
+    return render(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    remembered = remembered_players(request)
+    if request.method == "GET":
+        variant = request.GET.get("variant")
+        initial = {"first_dealer": "draw"}
+        if variant in VARIANT_IDS:
+            initial["variant"] = variant
+        return _new_game_page(request, NewGameForm(initial=initial, seats=SeatList([], remembered)))
+
+    data = request.POST.copy()
+    seats = SeatList(data.getlist("seat"), remembered)
+    op = data.get("op", "start")
+    typed = data.get("name", "").strip()
+    if op == "add" or (op == "start" and typed):
+        if seats.add_name(typed):
+            data["name"] = ""
+    elif op != "start":
+        seats.apply(op)
+    data.setlist("seat", seats.values)
+    dealer = data.get("first_dealer", "draw")
+    if dealer != "draw" and not (dealer.isdigit() and int(dealer) < len(seats.entries)):
+        data["first_dealer"] = "draw"
+
+    if op == "start" and not seats.error:
+        form = NewGameForm(data, seats=seats)
+        if form.is_valid():
+            game = _start(request, form, seats)
+            if request.htmx:
+                return HttpResponseClientRedirect(game_url(game.editor_token))
+            return redirect(game_url(game.editor_token))
+        return _new_game_page(request, form)
+    initial = {key: data.get(key) for key in data}
+    form = NewGameForm(initial=initial, seats=seats)
+    changed = bool(data.get("schedule", "").strip() or data.get("value_per_point", "").strip())
+    for name, field in form.fields.items():
+        if not name.startswith("opt_"):
+            continue
+        if isinstance(field, BooleanField):
+            form.initial[name] = name in data
+        if str(form.initial.get(name)) != str(field.initial):
+            changed = True
+    return _new_game_page(request, form, focus_name=op == "add", rules_open=changed)
+
+
+def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
+    data = form.cleaned_data
+    variant = get_variant(data["variant"])
+    n = len(seats.entries)
+    draw = None
+    if data["first_dealer"] == "draw":
+        draw = draw_first_dealer(variant, n)
+        first_dealer = draw.dealer
+    else:
+        first_dealer = int(data["first_dealer"])
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant_id=variant.id,
+            options=data["options"],
+            schedule=data["schedule_rows"],
+            first_dealer=first_dealer,
+            value_per_point=data.get("value_per_point"),
+        )
+        names = []
+        for position, entry in enumerate(seats.entries):
+            player = seats.remembered.get(entry.player_id) if entry.player_id else None
+            if player is None:
+                player = Player.objects.create(name=entry.name)
+            Seat.objects.create(game=game, player=player, position=position)
+            names.append(player.name)
+        GameEvent.objects.create(
+            game=game,
+            kind="started",
+            actor="creator",
+            device=device(request),
+            details={"draw": draw.rounds if draw else None},
+        )
+    remember_created(request, game)
+    dealer_name = names[first_dealer]
+    if draw:
+        card = local_code(parse_card(draw.rounds[-1][first_dealer]), get_language())
+        text = (
+            _("%(name)s drew the highest card (%(card)s) and deals first.")
+            if draw.highest
+            else _("%(name)s drew the lowest card (%(card)s) and deals first.")
+        )
+        messages.success(request, text % {"name": dealer_name, "card": card})
+    else:
+        messages.success(request, _("%(name)s deals first.") % {"name": dealer_name})
+    return game
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    games = known_games(request)
+    return render(
+        request,
+        "scorepad/game_list.html",
+        {
+            "in_progress": [g for g in games if not g.is_finished],
+            "finished": [g for g in games if g.is_finished],
+            "names": NAMES,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def game_import(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = import_game(
+                form.cleaned_data["document"],
+                remembered=remembered_players(request),
+                actor=Actor("import", device(request)),
+            )
+        except ImportProblem as exc:
+            form.add_error(None, str(exc))
+        else:
+            remember_created(request, game)
+            messages.success(request, _("Game imported."))
+            return redirect(game_url(game.editor_token))
+    return render(request, "scorepad/game_import.html", {"form": form})

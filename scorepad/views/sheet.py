@@ -1,0 +1,199 @@
+"""The sheet, its live version check, its history, its sharing links and its exports."""
+
+from __future__ import annotations
+
+import json
+
+import segno
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseStopPolling
+
+from rules.engine.cards import local_code, parse_card
+from rules.facts import NAMES
+
+from ..access import Access, actor, forbidden, game_view, remember_seen, resolve
+from ..forms import once_token
+from ..models import AlreadyDone, Game, StaleVersion
+from ..sheet import build_sheet
+from ..transfer import export_csv, export_document
+from .common import game_context, game_url, render_game
+
+
+@require_GET
+@game_view()
+def game_page(request: HttpRequest, access: Access) -> HttpResponse:
+    if access.via != "creator":
+        remember_seen(request, access.token)
+    return render_game(request, access)
+
+
+@require_GET
+def game_version(request: HttpRequest, token: str) -> HttpResponse:
+    """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
+    rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
+    current = Game.objects.by_token(token).values_list("version", flat=True).first()
+    if current is None:
+        return HttpResponseStopPolling()
+    if request.GET.get("v") == str(current):
+        return HttpResponse(status=204)
+    access = resolve(request, token)
+    # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
+    current = request.htmx.current_url_abs_path if request.htmx else None
+    panel_open = bool(current and "/deals/" in current)
+    return render(
+        request, "scorepad/game.html#sheet", game_context(request, access, panel_open=panel_open)
+    )
+
+
+def _describe(side: dict, names: dict[str, str]) -> str:
+    """One line for a deal as the history kept it: who went out, and the payment."""
+    if not side:
+        return ""
+    if side.get("status") == "abandoned":
+        return _("abandoned, no score")
+    went_out = side.get("went_out")
+    parts = [
+        _("%(name)s went out") % {"name": names.get(str(went_out), "?")}
+        if went_out is not None
+        else _("nobody went out")
+    ]
+    if side.get("handromme"):
+        parts.append(_("Handrommé"))
+    if side.get("payment") is not None:
+        parts.append(_("payment %(n)d") % {"n": side["payment"]})
+    return ", ".join(parts)
+
+
+@require_GET
+@game_view()
+def game_history(request: HttpRequest, access: Access) -> HttpResponse:
+    game = access.game
+    names = {str(s.position): s.player.name for s in game.seats.all()}
+    lang = request.LANGUAGE_CODE
+    events = []
+    for event in game.events.all()[:300]:
+        changes = []
+        before = event.details.get("before", {}).get("scores", {})
+        after = event.details.get("after", {}).get("scores", {})
+        for pos, name in names.items():
+            if pos in before or pos in after:
+                changes.append((name, before.get(pos), after.get(pos)))
+        draw = []
+        for rnd in event.details.get("draw") or []:
+            draw.append(
+                [(names.get(pos, pos), local_code(parse_card(c), lang)) for pos, c in rnd.items()]
+            )
+        events.append(
+            {
+                "event": event,
+                "changes": changes,
+                "draw": draw,
+                "before": _describe(event.details.get("before", {}), names),
+                "after": _describe(event.details.get("after", {}), names),
+            }
+        )
+    return render(
+        request,
+        "scorepad/history.html",
+        {
+            "access": access,
+            "game": game,
+            "events": events,
+            "variant_name": NAMES[game.variant_id],
+            "is_classic": game.variant_id == "classic",
+        },
+    )
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(
+        scale=5, border=2, svgclass="qr", lineclass="qr-dark", light="#fff", dark="#000"
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@game_view()
+def game_share(request: HttpRequest, access: Access) -> HttpResponse:
+    game = access.game
+    if request.method == "POST":
+        if not access.can_edit:
+            return forbidden(request, access)
+        which = request.POST.get("link")
+        if which not in ("viewer", "editor"):
+            messages.error(request, _("Choose which link to replace."))
+            return redirect(game_url(access.token, "game-share"))
+        old = game.viewer_token if which == "viewer" else game.editor_token
+        version = request.POST.get("version", "")
+        try:
+            game.replace_link(
+                which,
+                version=int(version) if version.isdigit() else 0,
+                once=request.POST.get("once", "")[:64] or None,
+                actor=actor(request, access),
+            )
+        except AlreadyDone:
+            pass
+        except StaleVersion:
+            messages.error(
+                request, _("The sheet changed meanwhile; nothing was replaced. Try again.")
+            )
+            return redirect(game_url(access.token, "game-share"))
+        else:
+            messages.success(
+                request,
+                _("The old viewer link no longer works; share the new one.")
+                if which == "viewer"
+                else _("The old editor link no longer works; share the new one."),
+            )
+        token = access.token
+        if token == old:
+            token = game.viewer_token if which == "viewer" else game.editor_token
+        return redirect(game_url(token, "game-share"))
+    links = []
+    viewer_url = request.build_absolute_uri(game_url(game.viewer_token))
+    links.append({"which": "viewer", "url": viewer_url, "qr": _qr(viewer_url)})
+    if access.can_edit:
+        editor_url = request.build_absolute_uri(game_url(game.editor_token))
+        links.append({"which": "editor", "url": editor_url, "qr": _qr(editor_url)})
+    return render(
+        request,
+        "scorepad/share.html",
+        {
+            "access": access,
+            "game": game,
+            "share_links": links,
+            "once": once_token(),
+            "variant_name": NAMES[game.variant_id],
+        },
+    )
+
+
+def _filename(access: Access, ext: str) -> str:
+    game = access.game
+    return f"{slugify(game.variant_id)}-{game.created_at:%Y-%m-%d}-{game.pk}.{ext}"
+
+
+@require_GET
+@game_view()
+def export_json(request: HttpRequest, access: Access) -> HttpResponse:
+    document = export_document(build_sheet(access.game))
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(access, "json")}"'
+    return response
+
+
+@require_GET
+@game_view()
+def export_csv_view(request: HttpRequest, access: Access) -> HttpResponse:
+    response = HttpResponse(
+        export_csv(build_sheet(access.game)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(access, "csv")}"'
+    return response

@@ -1,0 +1,85 @@
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from scorepad.models import Game
+from tests.factories import record_classic, record_penalty
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game, name="game"):
+    return reverse(name, kwargs={"token": game.editor_token})
+
+
+def end(client, game, op="end"):
+    game.refresh_from_db()
+    return client.post(
+        url(game, "game-end"),
+        {"version": game.version, "once": f"{op}-{game.version:020d}", "op": op},
+    )
+
+
+@pytest.fixture
+def played(game):
+    record_classic(game, 0, jokers=1)  # Anna +9, others -3
+    record_classic(game, 1)  # Ben +33, others -11
+    return game
+
+
+def test_ending_the_classic_game_shows_the_final_standings_highest_balance_first(creator, played):
+    response = end(creator, played)
+    assert response.status_code == 302
+    played.refresh_from_db()
+    assert played.status == Game.Status.FINISHED
+    body = creator.get(url(played)).content.decode()
+    assert "Final standings" in body and "Winner: Ben" in body
+    standings = body[body.index('class="standings"') :]
+    assert standings.index("Ben") < standings.index("Anna") < standings.index("Cleo")
+    assert "Record deal" not in body and "Resume the game" in body
+
+
+def test_the_settle_up_gives_the_fewest_payments_in_money(creator, played):
+    end(creator, played)
+    body = creator.get(url(played) + "?per_point=0.10").content.decode()
+    # balances: Anna -2, Ben +30, Cleo -14, Dan -14 -> three payments to Ben
+    assert "Anna pays Ben 0.20" in body
+    assert "Cleo pays Ben 1.40" in body and "Dan pays Ben 1.40" in body
+    assert "3 payments square everybody" in body
+
+
+def test_the_settle_up_uses_the_value_set_at_the_start(creator, played):
+    Game.objects.filter(pk=played.pk).update(value_per_point=Decimal("0.50"))
+    end(creator, played)
+    body = creator.get(url(played)).content.decode()
+    assert "Cleo pays Ben 7.00" in body
+
+
+def test_a_bad_value_per_point_is_refused_in_place(creator, played):
+    end(creator, played)
+    body = creator.get(url(played) + "?per_point=-1").content.decode()
+    assert "Ensure this value is greater than or equal to 0.01." in body
+    assert "pays" not in body
+
+
+def test_a_finished_game_can_be_resumed(creator, played):
+    end(creator, played)
+    end(creator, played, op="resume")
+    played.refresh_from_db()
+    assert played.status == Game.Status.IN_PROGRESS
+    assert "Record deal 3" in creator.get(url(played)).content.decode()
+
+
+def test_a_penalty_game_is_won_by_the_lowest_total(client):
+    from tests.factories import GameFactory
+    from tests.scorepad.conftest import own
+
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    own(client, game)
+    record_penalty(game, 0, {1: 30, 2: 12})
+    record_penalty(game, 1, {0: 50, 2: 3})
+    end(client, game)
+    body = client.get(url(game)).content.decode()
+    assert "Winner: Cleo" in body  # 15, against Anna 50 and Ben 30
+    assert "Settle up" not in body

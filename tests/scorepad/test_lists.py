@@ -1,0 +1,91 @@
+import re
+
+import pytest
+from django.urls import reverse
+
+from scorepad.access import SEEN
+from scorepad.models import Game
+from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db
+
+
+def finish(game):
+    game.refresh_from_db()
+    game.end(version=game.version, once=f"end-{game.pk:020d}", actor=ACTOR)
+
+
+def test_home_offers_a_new_game_and_this_phones_games_in_progress(client):
+    body = client.get("/en/").content.decode()
+    assert 'href="/en/games/new/"' in body
+    running = GameFactory(players=["Anna", "Ben"])
+    done = GameFactory(players=["Zed", "Yvo"], status=Game.Status.FINISHED)
+    stranger = GameFactory(players=["Xan", "Wim"])
+    own(client, running)
+    own(client, done)
+    body = client.get("/en/").content.decode()
+    assert "Games in progress" in body
+    assert f'href="/en/games/{running.editor_token}/"' in body
+    assert "Zed" not in body and "Xan" not in body and stranger.viewer_token not in body
+
+
+def test_a_followed_viewer_link_is_listed_with_the_viewer_link(client):
+    game = GameFactory(players=["Anna", "Ben"])
+    client.get(reverse("game", kwargs={"token": game.viewer_token}))
+    assert client.session[SEEN] == [game.viewer_token]
+    body = client.get("/en/games/").content.decode()
+    assert f'href="/en/games/{game.viewer_token}/"' in body
+    assert game.editor_token not in body
+
+
+def test_the_game_list_splits_games_in_progress_and_finished(client):
+    running = GameFactory(players=["Anna", "Ben"])
+    done = GameFactory(players=["Cleo", "Dan"])
+    record_classic(done, 0)
+    finish(done)
+    own(client, running)
+    own(client, done)
+    body = client.get("/en/games/").content.decode()
+    in_progress, finished = body.split("<h2>Finished</h2>")
+    assert "Anna" in in_progress and "Cleo" not in in_progress
+    assert "Cleo 🏆" in finished
+
+
+def test_players_have_their_record_per_variant(client):
+    a = GameFactory(players=["Anna", "Ben"])
+    record_classic(a, 0, jokers=1)  # Anna +3
+    record_classic(a, 0)  # Anna +11
+    record_classic(a, 1)  # Ben +11
+    finish(a)
+    anna = a.seats.get(position=0).player
+    ben = a.seats.get(position=1).player
+    b = GameFactory(variant_id="romme", players=["X", "Y"])
+    b.seats.filter(position=0).update(player=anna)
+    b.seats.filter(position=1).update(player=ben)
+    record_penalty(b, 1, {0: 40})
+    record_penalty(b, 0, {1: 7})
+    own(client, a)
+    own(client, b)
+    body = client.get("/en/players/").content.decode()
+    anna_part = body[body.index(">Anna<") : body.index(">Ben<")]
+
+    def stats(variant_text):
+        part = anna_part[anna_part.index(variant_text) :].split("</dl>")[0]
+        return re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", part)
+
+    assert stats("the 15-card game") == [
+        ("Games", "1"),
+        ("Wins", "1 / 1"),
+        ("Deals", "3"),
+        ("Average per deal", "1.0"),
+        ("Best deal", "11"),
+        ("Worst deal", "-11"),
+    ]
+    assert [v for _, v in stats("Rommé")] == ["1", "0", "2", "20.0", "0", "40"]
+
+
+def test_the_players_list_is_limited_to_this_phones_games(client):
+    GameFactory(players=["Secret", "Agent"])
+    body = client.get("/en/players/").content.decode()
+    assert "Secret" not in body and "No players yet" in body

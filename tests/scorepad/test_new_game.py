@@ -1,0 +1,136 @@
+import pytest
+from django.urls import reverse
+
+from scorepad.access import CREATED
+from scorepad.models import Game, GameEvent
+from tests.factories import GameFactory
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db
+URL = "/en/games/new/"
+
+
+def start(client, variant, names, **extra):
+    data = {"variant": variant, "op": "start", "seat": [f"n:{n}" for n in names]}
+    data.setdefault("first_dealer", "draw")
+    data.update(extra)
+    return client.post(URL, data)
+
+
+def test_the_page_offers_the_four_games_and_every_house_rule_with_its_default(client):
+    body = client.get(URL).content.decode()
+    for variant in ("classic", "contract-nordic", "contract-spanish", "romme"):
+        assert f'value="{variant}"' in body
+    assert "Twos are wild" in body and "Default: on." in body
+    assert "Opening minimum" in body and "Default: 51." in body
+    assert "Handrommé doubles" in body and "Default: off." in body
+    assert "Custom deal schedule" in body
+
+
+def test_adding_moving_and_removing_players_keeps_the_seating_order(client):
+    body = client.post(URL, {"op": "add", "name": "  Anna ", "seat": []}).content.decode()
+    assert 'name="seat" value="n:Anna"' in body
+    body = client.post(URL, {"op": "add", "name": "Ben", "seat": ["n:Anna"]}).content.decode()
+    assert body.index('value="n:Anna"') < body.index('value="n:Ben"')
+    body = client.post(URL, {"op": "up:1", "seat": ["n:Anna", "n:Ben"]}).content.decode()
+    assert body.index('value="n:Ben"') < body.index('value="n:Anna"')
+    body = client.post(URL, {"op": "remove:0", "seat": ["n:Ben", "n:Anna"]}).content.decode()
+    assert 'value="n:Ben"' not in body and 'value="n:Anna"' in body
+
+
+def test_a_name_already_seated_is_refused_with_a_message(client):
+    body = client.post(URL, {"op": "add", "name": "anna", "seat": ["n:Anna"]}).content.decode()
+    assert "anna already has a seat." in body
+    assert body.count('name="seat"') == 1
+
+
+def test_starting_creates_the_game_with_its_options_and_grants_this_phone_editor_rights(client):
+    response = start(client, "classic", ["Anna", "Ben", "Cleo"], first_dealer="1")
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("game", kwargs={"token": game.editor_token})
+    assert game.options == {"twos_wild": False}  # the unticked box: jokers only
+    assert game.first_dealer == 1
+    assert [s.player.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
+    assert client.session[CREATED] == [game.pk]
+    assert GameEvent.objects.get(game=game).kind == "started"
+
+
+def test_a_typed_name_not_yet_added_joins_the_table_on_start(client):
+    start(client, "romme", ["Anna"], name="Ben", opt_romme_opening_minimum="40")
+    game = Game.objects.get()
+    assert game.seats.count() == 2
+    assert game.options["opening_minimum"] == 40
+    assert game.options["joker_in_each_hand"] is False
+
+
+def test_drawing_for_the_first_dealer_says_who_deals(client):
+    response = start(client, "contract-nordic", ["Anna", "Ben", "Cleo"])
+    body = client.get(response["Location"]).content.decode()
+    assert "drew the highest card" in body and "deals first." in body
+    assert GameEvent.objects.get().details["draw"]
+
+
+def test_a_contract_game_stores_the_standard_schedule(client):
+    start(client, "contract-spanish", ["Anna", "Ben"])
+    game = Game.objects.get()
+    assert [row["cards"] for row in game.schedule] == [6, 7, 8, 9, 10, 11, 12]
+
+
+def test_a_custom_schedule_is_stored_with_the_game(client):
+    start(client, "contract-nordic", ["Anna", "Ben", "Cleo"], schedule="8 1 1\n10 0 2 3 5\n")
+    game = Game.objects.get()
+    assert game.schedule == [
+        {"cards": 8, "sets": 1, "runs": 1, "set_min": 3, "run_min": 4},
+        {"cards": 10, "sets": 0, "runs": 2, "set_min": 3, "run_min": 5},
+    ]
+
+
+def test_an_impossible_schedule_is_refused_in_place(client):
+    body = start(client, "contract-nordic", ["A", "B", "C"], schedule="6 1 1\n").content.decode()
+    assert "deal 1: the contract needs 7 cards but only 6 are dealt" in body
+    assert not Game.objects.exists()
+
+
+def test_a_schedule_that_is_not_numbers_is_refused_in_place(client):
+    body = start(client, "contract-nordic", ["A", "B", "C"], schedule="two sets\n").content.decode()
+    assert "Deal 1: write the cards dealt" in body
+    assert not Game.objects.exists()
+
+
+def test_too_few_players_for_the_game_is_refused(client):
+    body = start(client, "contract-nordic", ["Anna", "Ben"]).content.decode()
+    assert "is for 3 to 5 players; the table has 2." in body
+    assert not Game.objects.exists()
+
+
+def test_no_game_chosen_is_refused(client):
+    response = client.post(URL, {"op": "start", "seat": ["n:Anna", "n:Ben"]})
+    assert "Choose the game you play." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_players_of_this_phones_earlier_games_are_offered_and_reused(client):
+    earlier = GameFactory(players=["Anna", "Ben"])
+    own(client, earlier)
+    anna = earlier.seats.get(position=0).player
+    body = client.get(URL).content.decode()
+    assert f'value="pick:{anna.pk}"' in body
+    body = client.post(URL, {"op": f"pick:{anna.pk}", "seat": []}).content.decode()
+    assert f'name="seat" value="p:{anna.pk}"' in body
+    start_data = {"variant": "classic", "op": "start", "seat": [f"p:{anna.pk}", "n:ben"]}
+    client.post(URL, {**start_data, "first_dealer": "draw"})
+    game = Game.objects.exclude(pk=earlier.pk).get()
+    players = [s.player for s in game.seats.order_by("position")]
+    assert players[0] == anna
+    assert players[1].name == "Ben"  # typed "ben" matched the remembered Ben
+
+
+def test_players_of_other_phones_are_neither_offered_nor_seated(client):
+    stranger = GameFactory(players=["Zoe", "Yann"]).seats.get(position=0).player
+    body = client.get(URL).content.decode()
+    assert "Zoe" not in body
+    body = client.post(
+        URL, {"op": "add", "name": "Al", "seat": [f"p:{stranger.pk}"]}
+    ).content.decode()
+    assert "Zoe" not in body
