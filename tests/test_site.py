@@ -68,3 +68,14 @@ def test_api_docs_page_names_every_option(client):
         "ace_low_is_one",
     ):
         assert name in body
+
+
+def test_home_page_links_to_the_score_pad_the_checker_and_the_rules(client):
+    body = client.get("/en/").content.decode()
+    assert 'href="/en/games/new/"' in body
+    assert 'href="/en/check/"' in body
+    assert 'href="/en/rules/"' in body
+    for variant_id in ("classic", "contract-nordic", "contract-spanish", "romme"):
+        assert f'href="/en/rules/{variant_id}/"' in body
+        assert f'href="/en/check/?variant={variant_id}"' in body
+        assert client.get(f"/en/check/?variant={variant_id}", follow=True).status_code == 200
