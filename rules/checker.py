@@ -75,6 +75,7 @@ from rules.engine.cards import (
     sort_cards,
 )
 from rules.engine.check import CheckError, check_hand
+from rules.engine.messages import gettext_noop
 from rules.engine.variants import (
     CLASSIC,
     NORDIC,
@@ -88,6 +89,7 @@ from rules.engine.variants import (
     build_schedule,
     get_variant,
 )
+from rules.i18n import engine_message
 from rules.pages.words import card_name, rank_text, words
 
 log = logging.getLogger(__name__)
@@ -215,7 +217,9 @@ def _read_schedule(state: CheckState, text: str) -> None:
         rows = json.loads(text)
         state.schedule = build_schedule(rows)
     except (ValueError, TypeError, OverflowError, RecursionError, OptionError) as exc:
-        detail = str(exc) if isinstance(exc, OptionError) else gettext("not a list of deals")
+        detail = (
+            engine_message(exc) if isinstance(exc, OptionError) else gettext("not a list of deals")
+        )
         state.error(
             gettext(
                 "The game's deal schedule could not be read (%(detail)s); the usual seven deals are used."
@@ -447,7 +451,10 @@ def checker_url(
     """
     variant = get_variant(variant_id)
     if first_turn not in (None, "drawn", "undrawn"):
-        raise OptionError(f"first_turn must be drawn, undrawn or None, not {first_turn!r}")
+        raise OptionError(
+            gettext_noop("first_turn must be drawn, undrawn or None, not %(value)r"),
+            value=first_turn,
+        )
     if schedule:
         schedule = [spec.as_dict() for spec in build_schedule(list(schedule))]
     if isinstance(cards, str):
@@ -678,7 +685,7 @@ def evaluate(state: CheckState, lang: str) -> dict[str, Any]:
     try:
         result = check_hand(state.engine_request(), lang)
     except CheckError as exc:
-        return {"status": {"kind": "error", "text": str(exc)}}
+        return {"status": {"kind": "error", "text": engine_message(exc)}}
     except Exception:  # a solver bug must not cost the player the page
         log.exception("hand check failed: %s", state.engine_request())
         return {

@@ -32,6 +32,7 @@ from rules.engine.variants import (
     get_variant,
 )
 from rules.facts import NAMES
+from rules.i18n import engine_message
 
 from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
 
@@ -278,7 +279,7 @@ class NewGameForm(forms.Form):
         try:
             data["options"] = variant.resolve_options(given)
         except OptionError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, engine_message(exc))
         data["schedule_rows"] = None
         if variant.is_contract:
             text = data.get("schedule", "")
@@ -289,7 +290,7 @@ class NewGameForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("schedule", exc)
             except OptionError as exc:
-                self.add_error("schedule", str(exc))
+                self.add_error("schedule", engine_message(exc))
         dealer = data.get("first_dealer") or "draw"
         if dealer != "draw" and not (dealer.isdigit() and int(dealer) < n):
             self.add_error("first_dealer", _("Choose who deals first, or let the app draw."))
@@ -422,7 +423,7 @@ class ClassicDealForm(DealForm):
         try:
             scores = classic_ledger(positions, winner, payment)
         except ScoreError as exc:
-            self.add_error(None, str(exc))
+            self.add_error(None, engine_message(exc))
             return data
         self.result = DealResult(
             status=Deal.Status.SCORED,
@@ -443,7 +444,7 @@ class ClassicDealForm(DealForm):
                 wild_twos, jokers, first_turn, one_suit, twos_wild=self.twos_wild
             )
         except ScoreError as exc:
-            self.add_error("one_suit" if one_suit and jokers else None, str(exc))
+            self.add_error("one_suit" if one_suit and jokers else None, engine_message(exc))
             return None, [], {}
         entry = {
             "mode": "rows",
@@ -470,7 +471,7 @@ class ClassicDealForm(DealForm):
             request["cards"] = format_cards(cards)
             answer = check_hand(request)
         except (CardError, CheckError) as exc:
-            self.add_error("hand", str(exc))
+            self.add_error("hand", engine_message(exc))
             return None, [], {}
         if not answer.get("goes_out"):
             self.add_error(
@@ -567,7 +568,7 @@ class PenaltyDealForm(DealForm):
                 try:
                     cards = parse_cards(text, lang)
                 except CardError as exc:
-                    self.add_error(f"cards_{pos}", str(exc))
+                    self.add_error(f"cards_{pos}", engine_message(exc))
                     continue
                 left[pos] = cards
                 entry_left[str(pos)] = {"cards": format_cards(cards)}
@@ -599,7 +600,7 @@ class PenaltyDealForm(DealForm):
             if isinstance(exc.player, int) and exc.player in self.by_pos:
                 kind = "cards" if isinstance(left.get(exc.player), list) else "points"
                 field = f"{kind}_{exc.player}"
-            self.add_error(field, self._name_player(str(exc), exc.player))
+            self.add_error(field, self._named_message(exc))
             return data
         for pos, value in left.items():
             if isinstance(value, list) and str(pos) in entry_left:
@@ -613,12 +614,12 @@ class PenaltyDealForm(DealForm):
         )
         return data
 
-    def _name_player(self, message: str, player: object) -> str:
+    def _named_message(self, exc: ScoreError) -> str:
         """The engine names players by seat position; show the name instead."""
+        player = exc.player
         if isinstance(player, int) and player in self.by_pos:
-            name = self.by_pos[player].player.name
-            return re.sub(rf"^{player}\b", name, message)
-        return message
+            return engine_message(exc, player=self.by_pos[player].player.name)
+        return engine_message(exc)
 
     @classmethod
     def initial_from(cls, deal: Deal) -> dict[str, Any]:

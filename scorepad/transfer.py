@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.engine.variants import CLASSIC, OptionError, build_schedule, get_variant
+from rules.i18n import engine_message
 
 from .forms import WENT_OUT_ABANDONED, WENT_OUT_NOBODY, clean_name, deal_form_class
 from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
@@ -127,7 +128,7 @@ def import_game(document: Any, *, remembered: dict[int, Player], actor: Actor) -
             rows = document.get("schedule") or [s.as_dict() for s in variant.schedule]
             schedule = [s.as_dict() for s in build_schedule(rows)]
     except OptionError as exc:
-        raise ImportProblem(str(exc)) from None
+        raise ImportProblem(engine_message(exc)) from None
     names = document.get("players")
     _require(isinstance(names, list), _("The export has no list of players."))
     names = [clean_name(n) if isinstance(n, str) else "" for n in names]

@@ -17,6 +17,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from .messages import EngineError, gettext_noop
 
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -65,11 +68,23 @@ LOCAL_RANK_DISPLAY: dict[str, dict[int, str]] = {
 _JOKER_TOKENS = {"JK", "JOKER", "JO", "★"}
 
 
-class CardError(ValueError):
-    """A card, hand or count that cannot be accepted. ``token`` names the culprit."""
+class CardError(EngineError):
+    """A card, hand or count that cannot be accepted. ``token`` names the culprit.
 
-    def __init__(self, message: str, token: str | None = None, code: str = "bad_card"):
-        super().__init__(message)
+    ``token`` is also a parameter of the message (``%(token)r``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        token: str | None = None,
+        code: str = "bad_card",
+        *,
+        params: dict[str, Any] | None = None,
+        **kwparams: Any,
+    ):
+        given = {"token": token} if token is not None else {}
+        super().__init__(message, params={**given, **(params or {})}, **kwparams)
         self.token = token
         self.code = code
 
@@ -84,9 +99,13 @@ class Card:
     def __post_init__(self):
         if self.rank == 0:
             if self.suit != "":
-                raise CardError("a joker has no suit", code="bad_card")
+                raise CardError(gettext_noop("a joker has no suit"), code="bad_card")
         elif self.rank not in RANK_CODES or self.suit not in SUITS:
-            raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
+            raise CardError(
+                gettext_noop("no such card: rank %(rank)r, suit %(suit)r"),
+                rank=self.rank,
+                suit=self.suit,
+            )
 
     @property
     def is_joker(self) -> bool:
@@ -149,13 +168,13 @@ def parse_card(token: str, lang: str | None = None) -> Card:
     """Read one card token; ``lang`` adds that language's local rank letters."""
     raw = token.strip()
     if not raw:
-        raise CardError("empty card", token=token)
+        raise CardError(gettext_noop("empty card"), token=token)
     upper = raw.upper()
     if upper in _JOKER_TOKENS:
         return JOKER
     parts = _split_rank_suit(raw)
     if parts is None:
-        raise CardError(f"cannot read the card {raw!r}", token=raw)
+        raise CardError(gettext_noop("cannot read the card %(token)r"), token=raw)
     rank_text, suit = parts
     local = LOCAL_RANKS.get((lang or "en").split("-")[0].lower(), {})
     if rank_text in local:
@@ -163,7 +182,7 @@ def parse_card(token: str, lang: str | None = None) -> Card:
     elif rank_text in _CANONICAL_RANKS:
         rank = _CANONICAL_RANKS[rank_text]
     else:
-        raise CardError(f"cannot read the card {raw!r}", token=raw)
+        raise CardError(gettext_noop("cannot read the card %(token)r"), token=raw)
     return Card(rank, suit)
 
 
@@ -202,12 +221,16 @@ def check_copies(cards: Iterable[Card], decks: int, jokers: int) -> None:
         if n > limit:
             if c.is_joker:
                 raise CardError(
-                    f"{n} jokers, but the game has only {jokers}",
+                    gettext_noop("%(count)s jokers, but the game has only %(jokers)s"),
                     token=c.code,
                     code="too_many_copies",
+                    count=n,
+                    jokers=jokers,
                 )
             raise CardError(
-                f"{n} × {c.code}, but {decks} decks hold only {decks}",
+                gettext_noop("%(count)s × %(token)s, but %(decks)s decks hold only %(decks)s"),
                 token=c.code,
                 code="too_many_copies",
+                count=n,
+                decks=decks,
             )

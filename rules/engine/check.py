@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import Card, CardError, check_copies, format_cards, parse_cards
+from .messages import EngineError, gettext_noop
 from .variants import CLASSIC, ROMME, OptionError, build_schedule, get_variant
 
 FIRST_TURN_VALUES = (None, "drawn", "undrawn")
@@ -17,13 +18,32 @@ MAX_EXTRA_CONTRACT_CARDS = 12  # out-of-turn takes add cards: two per take
 REQUEST_KEYS = {"variant", "cards", "deal", "options", "first_turn", "schedule"}
 
 
-class CheckError(ValueError):
+class CheckError(EngineError):
     """A request that cannot be checked; ``code`` says which kind of problem."""
 
-    def __init__(self, message: str, code: str = "bad_request", token: str | None = None):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        code: str = "bad_request",
+        token: str | None = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        **kwparams: Any,
+    ):
+        given = {"token": token} if token is not None else {}
+        super().__init__(message, params={**given, **(params or {})}, **kwparams)
         self.code = code
         self.token = token
+
+    @classmethod
+    def wrap(cls, exc: EngineError) -> CheckError:
+        """The same message as a CheckError, keeping the code and token of ``exc``."""
+        return cls(
+            exc.template,
+            code=getattr(exc, "code", "bad_request"),
+            token=getattr(exc, "token", None),
+            params=exc.params,
+        )
 
 
 def _jsonable(value: Any) -> Any:
@@ -41,22 +61,22 @@ def _jsonable(value: Any) -> Any:
 def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
     """Validate a request object into engine values (variant, cards, options, deal spec)."""
     if not isinstance(request, Mapping):
-        raise CheckError("the request must be a JSON object")
+        raise CheckError(gettext_noop("the request must be a JSON object"))
     unknown = set(request) - REQUEST_KEYS
     if unknown:
-        raise CheckError(f"unknown field {sorted(unknown)[0]!r}")
+        raise CheckError(gettext_noop("unknown field %(field)r"), field=sorted(unknown)[0])
     try:
         variant = get_variant(request.get("variant"))
         options = variant.resolve_options(request.get("options"))
     except OptionError as exc:
-        raise CheckError(str(exc), code=exc.code) from None
+        raise CheckError.wrap(exc) from None
     raw_cards = request.get("cards")
     if not isinstance(raw_cards, str | list):
-        raise CheckError("cards must be a string of card tokens", code="bad_card")
+        raise CheckError(gettext_noop("cards must be a string of card tokens"), code="bad_card")
     try:
         cards = parse_cards(raw_cards, lang)
     except CardError as exc:
-        raise CheckError(str(exc), code=exc.code, token=exc.token) from None
+        raise CheckError.wrap(exc) from None
 
     first_turn = request.get("first_turn")
     deal_spec = None
@@ -67,45 +87,80 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
             try:
                 schedule = build_schedule(request["schedule"])
             except OptionError as exc:
-                raise CheckError(str(exc), code=exc.code) from None
+                raise CheckError.wrap(exc) from None
         if deal is None:
-            raise CheckError(f"{variant.id} needs the deal (1 to 7)", code="bad_deal")
+            raise CheckError(
+                gettext_noop("%(variant)s needs the deal (1 to 7)"),
+                code="bad_deal",
+                variant=variant.id,
+            )
         try:
             deal_spec = variant.deal_spec(deal, schedule)
         except OptionError as exc:
-            raise CheckError(str(exc), code=exc.code) from None
+            raise CheckError.wrap(exc) from None
     elif deal is not None:
-        raise CheckError(f"{variant.id} has no deals to choose; leave out 'deal'", code="bad_deal")
+        raise CheckError(
+            gettext_noop("%(variant)s has no deals to choose; leave out 'deal'"),
+            code="bad_deal",
+            variant=variant.id,
+        )
     if variant.id != CLASSIC and first_turn is not None:
-        raise CheckError("first_turn applies to the classic game only", code="bad_request")
+        raise CheckError(
+            gettext_noop("first_turn applies to the classic game only"), code="bad_request"
+        )
     if first_turn not in FIRST_TURN_VALUES:
-        raise CheckError('first_turn must be "drawn", "undrawn" or null', code="bad_request")
+        raise CheckError(
+            gettext_noop('first_turn must be "drawn", "undrawn" or null'), code="bad_request"
+        )
 
     n = len(cards)
     if variant.id == CLASSIC:
         expected = {"drawn": (16,), "undrawn": (15,), None: (15, 16)}[first_turn]
         if n not in expected:
-            what = " or ".join(str(e) for e in expected)
-            raise CheckError(f"the classic game checks {what} cards, not {n}", code="wrong_count")
+            if len(expected) == 2:
+                raise CheckError(
+                    gettext_noop(
+                        "the classic game checks %(low)s or %(high)s cards, not %(count)s"
+                    ),
+                    code="wrong_count",
+                    low=expected[0],
+                    high=expected[1],
+                    count=n,
+                )
+            raise CheckError(
+                gettext_noop("the classic game checks %(expected)s cards, not %(count)s"),
+                code="wrong_count",
+                expected=expected[0],
+                count=n,
+            )
     elif variant.id == ROMME:
         if n != 15:
             raise CheckError(
-                f"Rommé checks the hand after drawing: 15 cards, not {n}", code="wrong_count"
+                gettext_noop("Rommé checks the hand after drawing: 15 cards, not %(count)s"),
+                code="wrong_count",
+                count=n,
             )
     else:
         low = deal_spec.cards + 1
         high = low + MAX_EXTRA_CONTRACT_CARDS
         if not low <= n <= high:
             raise CheckError(
-                f"deal {deal_spec.number} deals {deal_spec.cards} cards: a hand after drawing "
-                f"holds {low} to {high}, not {n}",
+                gettext_noop(
+                    "deal %(deal)s deals %(dealt)s cards: a hand after drawing "
+                    "holds %(low)s to %(high)s, not %(count)s"
+                ),
                 code="wrong_count",
+                deal=deal_spec.number,
+                dealt=deal_spec.cards,
+                low=low,
+                high=high,
+                count=n,
             )
     decks, jokers = variant.max_decks()
     try:
         check_copies(cards, decks, jokers)
     except CardError as exc:
-        raise CheckError(str(exc), code=exc.code, token=exc.token) from None
+        raise CheckError.wrap(exc) from None
     return {
         "variant": variant,
         "cards": cards,

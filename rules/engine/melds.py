@@ -47,6 +47,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import ALL_CARDS, RANK_CODES, SUIT_SYMBOLS, SUITS, Card
+from .messages import EngineError, gettext_noop
 from .variants import (
     SETS_GROUP,
     SETS_SAME_RANK,
@@ -64,7 +65,7 @@ GROUP = "group"
 GROUP_MAX = len(SUITS)  # a Rommé group holds each suit at most once
 
 
-class MeldError(ValueError):
+class MeldError(EngineError):
     """Cards that do not form the meld asked for; the message says why."""
 
 
@@ -171,8 +172,12 @@ def _check_kind(kind: str | None, rules: _Rules) -> None:
     if kind not in (RUN, SET, GROUP):
         raise ValueError(f"unknown kind of meld {kind!r} (run, set or group)")
     if rules.set_kind is None:
-        raise MeldError(f"this variant has runs only, no {kind}s")
-    raise MeldError(f"this variant has runs and {rules.set_kind}s, not {kind}s")
+        raise MeldError(gettext_noop("this variant has runs only, no %(kinds)s"), kinds=f"{kind}s")
+    raise MeldError(
+        gettext_noop("this variant has runs and %(set_kinds)s, not %(kinds)s"),
+        set_kinds=f"{rules.set_kind}s",
+        kinds=f"{kind}s",
+    )
 
 
 # --- words for messages --------------------------------------------------------------------
@@ -202,7 +207,7 @@ def _listing(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-_AROUND_THE_CORNER = (
+_AROUND_THE_CORNER = gettext_noop(
     "K-A-2 is not a run in this variant: the ace is low (A-2-3) or high (Q-K-A), never both"
 )
 
@@ -230,7 +235,11 @@ def validate_meld(
         if kind is None:
             kind = placed.kind
         elif kind != placed.kind:
-            raise MeldError(f"this meld is a {placed.kind}, not a {kind}")
+            raise MeldError(
+                gettext_noop("this meld is a %(meld_kind)s, not a %(kind)s"),
+                meld_kind=placed.kind,
+                kind=kind,
+            )
         items = placed.placed
     else:
         items = tuple(placed)
@@ -243,16 +252,23 @@ def validate_meld(
 
 def _validate(items: tuple[Placed, ...], rules: _Rules, kind: str | None) -> Meld:
     if not items:
-        raise MeldError("a meld needs cards")
+        raise MeldError(gettext_noop("a meld needs cards"))
     for p in items:
         if p.stands_for.is_joker:
             raise MeldError(
-                f"{_name(p.card)} cannot stand for a joker: a wild card stands for a real card"
+                gettext_noop(
+                    "%(card)s cannot stand for a joker: a wild card stands for a real card"
+                ),
+                card=_name(p.card),
             )
         if p.is_wild and p.card not in rules.wild:
             raise MeldError(
-                f"{_name(p.card)} is not a wild card in this variant: it stands for itself, "
-                f"not for {_name(p.stands_for)}"
+                gettext_noop(
+                    "%(card)s is not a wild card in this variant: it stands for itself, "
+                    "not for %(target)s"
+                ),
+                card=_name(p.card),
+                target=_name(p.stands_for),
             )
     if kind is None:
         same_rank = len({p.stands_for.rank for p in items}) == 1
@@ -265,14 +281,20 @@ def _validate(items: tuple[Placed, ...], rules: _Rules, kind: str | None) -> Mel
 def _check_lengths(n: int, rules: _Rules, kind: str) -> None:
     if kind == RUN:
         if n < rules.run_min:
-            raise MeldError(f"a run needs at least {rules.run_min} cards")
+            raise MeldError(gettext_noop("a run needs at least %(min)s cards"), min=rules.run_min)
         if n > rules.run_max:
-            raise MeldError(f"a run has at most {rules.run_max} cards in this variant")
+            raise MeldError(
+                gettext_noop("a run has at most %(max)s cards in this variant"), max=rules.run_max
+            )
         return
     if n < rules.set_min:
-        raise MeldError(f"a {kind} needs at least {rules.set_min} cards")
+        raise MeldError(
+            gettext_noop("a %(kind)s needs at least %(min)s cards"), kind=kind, min=rules.set_min
+        )
     if kind == GROUP and n > GROUP_MAX:
-        raise MeldError(f"a group has at most {GROUP_MAX} cards, one of each suit")
+        raise MeldError(
+            gettext_noop("a group has at most %(max)s cards, one of each suit"), max=GROUP_MAX
+        )
 
 
 def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...]:
@@ -280,7 +302,7 @@ def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...
     suits = sorted({p.stands_for.suit for p in items}, key=SUITS.index)
     if len(suits) > 1:
         mixed = _listing([SUIT_SYMBOLS[s] for s in suits])
-        raise MeldError(f"a run is all one suit, not {mixed}")
+        raise MeldError(gettext_noop("a run is all one suit, not %(suits)s"), suits=mixed)
     suit = suits[0]
     counts = Counter(p.stands_for.rank for p in items)
     doubled = sorted(r for r, k in counts.items() if k > 1)
@@ -288,8 +310,14 @@ def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...
         target = Card(doubled[0], suit)
         holders = [p.card for p in items if p.stands_for == target]
         if all(not p.is_wild for p in items if p.stands_for == target):
-            raise MeldError(f"two identical cards ({_names(holders)}) may never be in the same run")
-        raise MeldError(f"two cards stand for {_name(target)}: a run holds each rank once")
+            raise MeldError(
+                gettext_noop("two identical cards (%(cards)s) may never be in the same run"),
+                cards=_names(holders),
+            )
+        raise MeldError(
+            gettext_noop("two cards stand for %(card)s: a run holds each rank once"),
+            card=_name(target),
+        )
     order = _run_order(set(counts), rules.wraps, suit)
     position = {rank: i for i, rank in enumerate(order)}
     return tuple(sorted(items, key=lambda p: position[p.stands_for.rank]))
@@ -330,7 +358,7 @@ def _run_order(ranks: set[int], wraps: bool, suit: str) -> list[int]:
         if wraps:
             return cyclic
         raise MeldError(_AROUND_THE_CORNER)
-    raise MeldError(_gap_message(ranks, suit, wraps))
+    raise _gap_error(ranks, suit, wraps)
 
 
 def _missing_ranks(ranks: set[int], wraps: bool) -> list[int]:
@@ -350,33 +378,69 @@ def _missing_ranks(ranks: set[int], wraps: bool) -> list[int]:
     return min(options, key=len)
 
 
-def _gap_message(ranks: set[int], suit: str, wraps: bool) -> str:
+def _gap_error(ranks: set[int], suit: str, wraps: bool) -> MeldError:
     missing = [_name(_rank_card(r, suit)) for r in _missing_ranks(ranks, wraps)]
     if len(missing) > 4:
-        return "the cards are not in unbroken order: too many cards missing for a run"
-    verb = "is" if len(missing) == 1 else "are"
-    return f"the run is not in unbroken order: {_listing(missing)} {verb} missing"
+        return MeldError(
+            gettext_noop("the cards are not in unbroken order: too many cards missing for a run")
+        )
+    return _missing_error(missing)
+
+
+def _missing_error(missing: list[str], wild: int = 0) -> MeldError:
+    """The run's gap: which cards are missing, and how many wild cards cannot fill it."""
+    if wild == 0:
+        if len(missing) == 1:
+            template = gettext_noop("the run is not in unbroken order: %(missing)s is missing")
+        else:
+            template = gettext_noop("the run is not in unbroken order: %(missing)s are missing")
+    elif wild == 1:
+        if len(missing) == 1:
+            template = gettext_noop(
+                "the run is not in unbroken order: %(missing)s is missing, "
+                "more than %(wild)s wild card can fill"
+            )
+        else:
+            template = gettext_noop(
+                "the run is not in unbroken order: %(missing)s are missing, "
+                "more than %(wild)s wild card can fill"
+            )
+    elif len(missing) == 1:
+        template = gettext_noop(
+            "the run is not in unbroken order: %(missing)s is missing, "
+            "more than %(wild)s wild cards can fill"
+        )
+    else:
+        template = gettext_noop(
+            "the run is not in unbroken order: %(missing)s are missing, "
+            "more than %(wild)s wild cards can fill"
+        )
+    return MeldError(template, missing=_listing(missing), wild=wild)
 
 
 def _validate_set(items: tuple[Placed, ...], rules: _Rules, kind: str) -> tuple[Placed, ...]:
     _check_lengths(len(items), rules, kind)
     ranks = {p.stands_for.rank for p in items}
     if len(ranks) > 1:
-        raise MeldError(f"a {kind} is all one rank")
+        raise MeldError(gettext_noop("a %(kind)s is all one rank"), kind=kind)
     rank = next(iter(ranks))
     if kind == SET:
         for p in items:
             if p.is_wild and p.card.rank == rank:
                 raise MeldError(
-                    f"{_name(p.card)} in a set of {_rank_plural(rank)} is a natural card: "
-                    "it stands for itself"
+                    gettext_noop(
+                        "%(card)s in a set of %(ranks)s is a natural card: it stands for itself"
+                    ),
+                    card=_name(p.card),
+                    ranks=_rank_plural(rank),
                 )
     else:
         suits = Counter(p.stands_for.suit for p in items)
         doubled = [s for s in SUITS if suits[s] > 1]
         if doubled:
             raise MeldError(
-                f"two cards of the same suit in a group ({_name(Card(rank, doubled[0]))})"
+                gettext_noop("two cards of the same suit in a group (%(cards)s)"),
+                cards=_name(Card(rank, doubled[0])),
             )
     return tuple(sorted(items, key=lambda p: (p.is_wild, p.stands_for.sort_key, p.card.sort_key)))
 
@@ -389,12 +453,16 @@ def _check_wild_limit(items: tuple[Placed, ...], rules: _Rules) -> None:
     if rules.wild_limit == WILD_NOT_MORE_THAN_NATURAL:
         if wild > natural:
             raise _WildLimitError(
-                f"wild cards outnumber natural cards ({wild} wild, {natural} natural)"
+                gettext_noop(
+                    "wild cards outnumber natural cards (%(wild)s wild, %(natural)s natural)"
+                ),
+                wild=wild,
+                natural=natural,
             )
         return
     if rules.wild_limit == WILD_NEEDS_NATURAL:
         if natural == 0:
-            raise _WildLimitError("a meld needs at least one natural card")
+            raise _WildLimitError(gettext_noop("a meld needs at least one natural card"))
         return
     raise ValueError(f"unknown wild-card limit {rules.wild_limit!r}")
 
@@ -431,7 +499,7 @@ def find_meld(
             raise TypeError("find_meld takes Card values")
     _check_kind(kind, rules)
     if not cards:
-        raise MeldError("a meld needs cards")
+        raise MeldError(gettext_noop("a meld needs cards"))
     kinds = (kind,) if kind is not None else rules.kinds
     errors: dict[str, MeldError] = {}
     for k in kinds:
@@ -462,7 +530,12 @@ def _combined_error(cards: tuple[Card, ...], rules: _Rules, errors: dict[str, Me
         return set_error
     if str(run_error) == str(set_error):
         return run_error
-    return MeldError(f"not a run ({run_error}) and not a {set_kind} ({set_error})")
+    return MeldError(
+        gettext_noop("not a run (%(run_error)s) and not a %(set_kind)s (%(set_error)s)"),
+        run_error=run_error,
+        set_kind=set_kind,
+        set_error=set_error,
+    )
 
 
 def _sorted(cards) -> list[Card]:
@@ -502,11 +575,17 @@ def _find_run(cards: tuple[Card, ...], rules: _Rules) -> Meld:
     flexible = _sorted(c for c in cards if c in rules.wild and not c.is_joker)
     suits = sorted({c.suit for c in fixed}, key=SUITS.index)
     if len(suits) > 1:
-        raise MeldError(f"a run is all one suit, not {_listing([SUIT_SYMBOLS[s] for s in suits])}")
+        raise MeldError(
+            gettext_noop("a run is all one suit, not %(suits)s"),
+            suits=_listing([SUIT_SYMBOLS[s] for s in suits]),
+        )
     counts = Counter(fixed)
     twice = [c for c in fixed if counts[c] > 1]
     if twice:
-        raise MeldError(f"two identical cards ({_names(twice[:2])}) may never be in the same run")
+        raise MeldError(
+            gettext_noop("two identical cards (%(cards)s) may never be in the same run"),
+            cards=_names(twice[:2]),
+        )
     fixed_ranks = {c.rank for c in fixed}
     # With no card that must be natural, the suits of the cards that may be; all wild: spades.
     suit_choices = suits or sorted({c.suit for c in flexible}, key=SUITS.index) or [SUITS[0]]
@@ -573,12 +652,8 @@ def _run_window(
     wild = n - len(ranks)
     names = [_name(_rank_card(r, suit)) for r in missing]
     if len(names) > 4:
-        return MeldError("the cards are too far apart to make a run")
-    verb = "is" if len(names) == 1 else "are"
-    message = f"the run is not in unbroken order: {_listing(names)} {verb} missing"
-    if wild:
-        message += f", more than {wild} wild {'card' if wild == 1 else 'cards'} can fill"
-    return MeldError(message)
+        return MeldError(gettext_noop("the cards are too far apart to make a run"))
+    return _missing_error(names, wild)
 
 
 def _find_set(cards: tuple[Card, ...], rules: _Rules, kind: str) -> Meld:
@@ -588,12 +663,15 @@ def _find_set(cards: tuple[Card, ...], rules: _Rules, kind: str) -> Meld:
     flexible = _sorted(c for c in cards if c in rules.wild and not c.is_joker)
     ranks = sorted({c.rank for c in fixed})
     if len(ranks) > 1:
-        raise MeldError(f"a {kind} is all one rank")
+        raise MeldError(gettext_noop("a %(kind)s is all one rank"), kind=kind)
     if kind == GROUP:
         counts = Counter(c.suit for c in fixed)
         doubled = [c for c in fixed if counts[c.suit] > 1]
         if doubled:
-            raise MeldError(f"two cards of the same suit in a group ({_names(doubled[:2])})")
+            raise MeldError(
+                gettext_noop("two cards of the same suit in a group (%(cards)s)"),
+                cards=_names(doubled[:2]),
+            )
     rank_choices = ranks or sorted({c.rank for c in flexible}) or [1]
 
     errors: list[MeldError] = []
@@ -621,7 +699,12 @@ def _find_set(cards: tuple[Card, ...], rules: _Rules, kind: str) -> Meld:
             placed = [Placed(c, c) for c in naturals]
             placed += [Placed(w, Card(rank, s)) for w, s in zip(wilds, free, strict=False)]
             if len(placed) != n:  # more wild cards than free suits in a group
-                errors.append(MeldError(f"a group has at most {GROUP_MAX} cards, one of each suit"))
+                errors.append(
+                    MeldError(
+                        gettext_noop("a group has at most %(max)s cards, one of each suit"),
+                        max=GROUP_MAX,
+                    )
+                )
                 continue
             try:
                 return _validate(tuple(placed), rules, kind)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .cards import Card, CardError, check_copies
+from .messages import EngineError, gettext_noop
 from .variants import CLASSIC, CLASSIC_PAYMENTS, MAX_CARDS_DEALT, ROMME, Variant
 
 K = TypeVar("K", bound=Hashable)
@@ -34,12 +35,27 @@ MAX_ROMME_CARDS_HELD = 15
 SETTLE_EXACT_MAX = 16
 
 
-class ScoreError(ValueError):
-    """Input that cannot be scored; ``player`` names the player concerned, if any."""
+_NO_PLAYER = object()
 
-    def __init__(self, message: str, player: object = None):
-        super().__init__(message)
-        self.player = player
+
+class ScoreError(EngineError):
+    """Input that cannot be scored; ``player`` names the player concerned, if any.
+
+    ``player`` is also a parameter of the message (``%(player)s``), so the Django layer can
+    put the player's name in its place.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        player: object = _NO_PLAYER,
+        *,
+        params: Mapping[str, Any] | None = None,
+        **kwparams: Any,
+    ):
+        given = {} if player is _NO_PLAYER else {"player": player}
+        super().__init__(message, params={**given, **(params or {})}, **kwparams)
+        self.player = None if player is _NO_PLAYER else player
 
 
 def _is_int(value: object) -> bool:
@@ -51,7 +67,7 @@ def _check_players(players: Sequence[K]) -> list[K]:
     seen = set()
     for p in players:
         if p in seen:
-            raise ScoreError(f"{p} is listed twice", player=p)
+            raise ScoreError(gettext_noop("%(player)s is listed twice"), player=p)
         seen.add(p)
     return players
 
@@ -99,15 +115,30 @@ def classic_payment(
     """
     for name, value in (("wild_twos", wild_twos), ("jokers", jokers)):
         if not _is_int(value) or value < 0:
-            raise ScoreError(f"{name} must be a whole number of cards, 0 or more, not {value!r}")
+            raise ScoreError(
+                gettext_noop("%(name)s must be a whole number of cards, 0 or more, not %(value)r"),
+                name=name,
+                value=value,
+            )
     if wild_twos + jokers > CLASSIC_LAID_CARDS:
-        raise ScoreError(f"a hand lays {CLASSIC_LAID_CARDS} cards, not {wild_twos + jokers} wild")
+        raise ScoreError(
+            gettext_noop("a hand lays %(laid)s cards, not %(wild)s wild"),
+            laid=CLASSIC_LAID_CARDS,
+            wild=wild_twos + jokers,
+        )
     if not twos_wild and wild_twos:
-        raise ScoreError("in the jokers-only game no 2 is wild, so wild_twos must be 0")
+        raise ScoreError(
+            gettext_noop("in the jokers-only game no 2 is wild, so wild_twos must be 0")
+        )
     if first_turn not in FIRST_TURN_VALUES:
-        raise ScoreError(f'first_turn must be "drawn", "undrawn" or None, not {first_turn!r}')
+        raise ScoreError(
+            gettext_noop('first_turn must be "drawn", "undrawn" or None, not %(value)r'),
+            value=first_turn,
+        )
     if one_suit and jokers:
-        raise ScoreError("a hand with a joker is never all one suit: a joker has no suit")
+        raise ScoreError(
+            gettext_noop("a hand with a joker is never all one suit: a joker has no suit")
+        )
 
     rows = [PaymentRow("going_out", CLASSIC_PAYMENTS["going_out"])]
     if wild_twos == 0 and jokers == 0:
@@ -129,11 +160,16 @@ def classic_ledger(players: Sequence[K], winner: K, payment: int) -> dict[K, int
     """One classic deal: the winner gains payment × (n-1), every other player loses payment."""
     players = _check_players(players)
     if len(players) < 2:
-        raise ScoreError("a deal needs at least 2 players")
+        raise ScoreError(gettext_noop("a deal needs at least 2 players"))
     if winner not in players:
-        raise ScoreError(f"{winner} went out but is not one of the players", player=winner)
+        raise ScoreError(
+            gettext_noop("%(player)s went out but is not one of the players"), player=winner
+        )
     if not _is_int(payment) or payment < 0:
-        raise ScoreError(f"the payment must be a whole number, 0 or more, not {payment!r}")
+        raise ScoreError(
+            gettext_noop("the payment must be a whole number, 0 or more, not %(value)r"),
+            value=payment,
+        )
     return {p: payment * (len(players) - 1) if p == winner else -payment for p in players}
 
 
@@ -161,19 +197,28 @@ def settle_up(balances: Mapping[K, int], value_per_point: Decimal | int = 1) -> 
     """
     if isinstance(value_per_point, bool) or not isinstance(value_per_point, int | Decimal):
         raise ScoreError(
-            f"the value of a point must be an int or a Decimal, not {value_per_point!r}"
+            gettext_noop("the value of a point must be an int or a Decimal, not %(value)r"),
+            value=value_per_point,
         )
     if isinstance(value_per_point, Decimal) and not value_per_point.is_finite():
-        raise ScoreError(f"the value of a point must be a number, not {value_per_point}")
+        raise ScoreError(
+            gettext_noop("the value of a point must be a number, not %(value)s"),
+            value=value_per_point,
+        )
     if value_per_point <= 0:
-        raise ScoreError(f"the value of a point must be more than 0, not {value_per_point}")
+        raise ScoreError(
+            gettext_noop("the value of a point must be more than 0, not %(value)s"),
+            value=value_per_point,
+        )
     keys = list(balances)
     for key in keys:
         if not _is_int(balances[key]):
-            raise ScoreError(f"{key}: the balance must be a whole number", player=key)
+            raise ScoreError(
+                gettext_noop("%(player)s: the balance must be a whole number"), player=key
+            )
     total = sum(balances[k] for k in keys)
     if total != 0:
-        raise ScoreError(f"the balances must sum to zero, not {total}")
+        raise ScoreError(gettext_noop("the balances must sum to zero, not %(total)s"), total=total)
 
     nonzero = [i for i, key in enumerate(keys) if balances[key] != 0]
     values = [balances[keys[i]] for i in nonzero]
@@ -262,11 +307,11 @@ def _settle_group(group: list[int], values: list[int]) -> list[tuple[int, int, i
 def hand_penalty(cards: Sequence[Card], variant: Variant) -> int:
     """The penalty of the cards left in a hand: the sum of ``variant.penalty`` per card."""
     if variant.id == CLASSIC:
-        raise ScoreError("the classic game has no card penalties")
+        raise ScoreError(gettext_noop("the classic game has no card penalties"))
     total = 0
     for c in cards:
         if not isinstance(c, Card):
-            raise ScoreError(f"not a card: {c!r}")
+            raise ScoreError(gettext_noop("not a card: %(value)r"), value=c)
         total += variant.penalty(c)
     return total
 
@@ -274,7 +319,7 @@ def hand_penalty(cards: Sequence[Card], variant: Variant) -> int:
 def max_cards_held(variant: Variant) -> int:
     """The most cards a player can hold when a deal of this variant is scored."""
     if variant.id == CLASSIC:
-        raise ScoreError("the classic game has no card penalties")
+        raise ScoreError(gettext_noop("the classic game has no card penalties"))
     if variant.id == ROMME:
         return MAX_ROMME_CARDS_HELD
     return MAX_CONTRACT_CARDS_HELD
@@ -315,26 +360,36 @@ def penalty_deal(
     a winner); with the option ``handromme_doubles`` the others' penalties are doubled.
     """
     if variant.id == CLASSIC:
-        raise ScoreError("the classic game is scored with payments, not penalty points")
+        raise ScoreError(
+            gettext_noop("the classic game is scored with payments, not penalty points")
+        )
     opts = variant.resolve_options(options)
     players = _check_players(players)
     n = len(players)
     if not variant.min_players <= n <= variant.max_players:
         raise ScoreError(
-            f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {n}"
+            gettext_noop("%(variant)s is for %(low)s to %(high)s players, not %(players)s"),
+            variant=variant.name,
+            low=variant.min_players,
+            high=variant.max_players,
+            players=n,
         )
     if went_out is not None and went_out not in players:
-        raise ScoreError(f"{went_out} went out but is not one of the players", player=went_out)
+        raise ScoreError(
+            gettext_noop("%(player)s went out but is not one of the players"), player=went_out
+        )
     if handromme:
         if variant.id != ROMME:
-            raise ScoreError("Handrommé is a Rommé rule")
+            raise ScoreError(gettext_noop("Handrommé is a Rommé rule"))
         if went_out is None:
-            raise ScoreError("Handrommé needs the player who went out")
+            raise ScoreError(gettext_noop("Handrommé needs the player who went out"))
     if not isinstance(left, Mapping):
-        raise ScoreError("give the hands left as a mapping of player to points or cards")
+        raise ScoreError(
+            gettext_noop("give the hands left as a mapping of player to points or cards")
+        )
     for key in left:
         if key not in players:
-            raise ScoreError(f"{key} is not one of the players", player=key)
+            raise ScoreError(gettext_noop("%(player)s is not one of the players"), player=key)
 
     cap = max_hand_penalty(variant, n)
     decks, jokers = variant.decks(n, deal=len(variant.schedule or ()) + 1)
@@ -346,47 +401,67 @@ def penalty_deal(
             if player == went_out:
                 scores[player] = 0
                 continue
-            raise ScoreError(f"no points or cards given for {player}", player=player)
+            raise ScoreError(gettext_noop("no points or cards given for %(player)s"), player=player)
         value = left[player]
         if _is_int(value):
             points = value
             if points < 0:
-                raise ScoreError(f"{player}: penalty points cannot be negative", player=player)
+                raise ScoreError(
+                    gettext_noop("%(player)s: penalty points cannot be negative"), player=player
+                )
             if variant.is_contract and points % 5:
                 raise ScoreError(
-                    f"{player}: {points} is not a multiple of 5; every card is worth 5, 10, "
-                    "20 or 50",
+                    gettext_noop(
+                        "%(player)s: %(points)s is not a multiple of 5; every card is worth "
+                        "5, 10, 20 or 50"
+                    ),
                     player=player,
+                    points=points,
                 )
             if points > cap:
                 raise ScoreError(
-                    f"{player}: {points} points is more than a hand can be worth ({cap})",
+                    gettext_noop(
+                        "%(player)s: %(points)s points is more than a hand can be worth (%(cap)s)"
+                    ),
                     player=player,
+                    points=points,
+                    cap=cap,
                 )
         elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
             cards = list(value)
             if any(not isinstance(c, Card) for c in cards):
-                raise ScoreError(f"{player}: give points or a list of cards", player=player)
+                raise ScoreError(
+                    gettext_noop("%(player)s: give points or a list of cards"), player=player
+                )
             if len(cards) > held:
                 raise ScoreError(
-                    f"{player}: {len(cards)} cards, more than a player can hold ({held})",
+                    gettext_noop(
+                        "%(player)s: %(count)s cards, more than a player can hold (%(held)s)"
+                    ),
                     player=player,
+                    count=len(cards),
+                    held=held,
                 )
             try:
                 check_copies(cards, decks, jokers)
             except CardError as exc:
-                raise ScoreError(f"{player}: {exc}", player=player) from None
+                raise ScoreError(
+                    gettext_noop("%(player)s: %(error)s"), player=player, error=exc
+                ) from None
             all_cards.extend(cards)
             points = hand_penalty(cards, variant)
         else:
             raise ScoreError(
-                f"{player}: give the penalty as a whole number of points or a list of cards",
+                gettext_noop(
+                    "%(player)s: give the penalty as a whole number of points or a list of cards"
+                ),
                 player=player,
             )
         if player == went_out:
             if points:
                 raise ScoreError(
-                    f"{player} went out and scores 0; no cards are left in hand", player=player
+                    gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
+                    player=player,
                 )
             scores[player] = 0
             continue
@@ -394,7 +469,7 @@ def penalty_deal(
     try:
         check_copies(all_cards, decks, jokers)
     except CardError as exc:
-        raise ScoreError(f"the hands together: {exc}") from None
+        raise ScoreError(gettext_noop("the hands together: %(error)s"), error=exc) from None
     if handromme and opts.get("handromme_doubles"):
         scores = {p: s if p == went_out else 2 * s for p, s in scores.items()}
     return scores
@@ -420,14 +495,24 @@ def running_totals(
     for number, scores in enumerate(deal_scores, start=1):
         for key in scores:
             if key not in totals:
-                raise ScoreError(f"deal {number}: {key} is not one of the players", player=key)
+                raise ScoreError(
+                    gettext_noop("deal %(deal)s: %(player)s is not one of the players"),
+                    player=key,
+                    deal=number,
+                )
         for player in players:
             if player not in scores:
-                raise ScoreError(f"deal {number}: no score for {player}", player=player)
+                raise ScoreError(
+                    gettext_noop("deal %(deal)s: no score for %(player)s"),
+                    player=player,
+                    deal=number,
+                )
             value = scores[player]
             if not _is_int(value):
                 raise ScoreError(
-                    f"deal {number}: the score of {player} must be a whole number", player=player
+                    gettext_noop("deal %(deal)s: the score of %(player)s must be a whole number"),
+                    player=player,
+                    deal=number,
                 )
             totals[player] += value
         out.append(dict(totals))
@@ -443,7 +528,9 @@ def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
     keys = list(totals)
     for key in keys:
         if not _is_int(totals[key]):
-            raise ScoreError(f"the total of {key} must be a whole number", player=key)
+            raise ScoreError(
+                gettext_noop("the total of %(player)s must be a whole number"), player=key
+            )
     sign = -1 if variant.scoring == "payment" else 1
     ordered = sorted(keys, key=lambda k: sign * totals[k])
     out: list[Standing] = []

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card
+from .messages import EngineError, gettext_noop
 
 CLASSIC = "classic"
 NORDIC = "contract-nordic"
@@ -34,11 +35,18 @@ LEFT = "left"  # clockwise
 RIGHT = "right"  # counter-clockwise
 
 
-class OptionError(ValueError):
+class OptionError(EngineError):
     """An unknown option, a bad option value, an unknown variant or deal, a bad schedule."""
 
-    def __init__(self, message: str, code: str = "bad_option"):
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        code: str = "bad_option",
+        *,
+        params: Mapping[str, Any] | None = None,
+        **kwparams: Any,
+    ):
+        super().__init__(message, params=params, **kwparams)
         self.code = code
 
 
@@ -62,14 +70,23 @@ class OptionSpec:
                 return value
             if isinstance(value, str) and value.lower() in ("true", "false", "on", "off"):
                 return value.lower() in ("true", "on")
-            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+            raise OptionError(
+                gettext_noop("option %(name)r takes true or false, not %(value)r"),
+                name=self.name,
+                value=value,
+            )
         for choice in self.choices:
             if value == choice and type(value) is type(choice):
                 return choice
             if isinstance(value, str) and value.strip() == str(choice):
                 return choice
         allowed = ", ".join(str(c) for c in self.choices)
-        raise OptionError(f"option {self.name!r} takes one of {allowed}, not {value!r}")
+        raise OptionError(
+            gettext_noop("option %(name)r takes one of %(allowed)s, not %(value)r"),
+            name=self.name,
+            allowed=allowed,
+            value=value,
+        )
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,9 @@ class Variant:
         for spec in self.options:
             if spec.name == name:
                 return spec
-        raise OptionError(f"unknown option {name!r} for {self.id}")
+        raise OptionError(
+            gettext_noop("unknown option %(name)r for %(variant)s"), name=name, variant=self.id
+        )
 
     def default_options(self) -> dict[str, Any]:
         return {spec.name: spec.default for spec in self.options}
@@ -137,7 +156,7 @@ class Variant:
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The variant's options with ``given`` applied; unknown names or bad values refused."""
         if given is not None and not isinstance(given, Mapping):
-            raise OptionError("options must be an object of option names and values")
+            raise OptionError(gettext_noop("options must be an object of option names and values"))
         resolved = self.default_options()
         for name, value in (given or {}).items():
             resolved[name] = self.option(name).clean(value)
@@ -151,8 +170,12 @@ class Variant:
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}",
+                gettext_noop("%(variant)s is for %(low)s to %(high)s players, not %(players)s"),
                 code="bad_players",
+                variant=self.name,
+                low=self.min_players,
+                high=self.max_players,
+                players=players,
             )
 
     def decks(self, players: int, deal: int = 1) -> tuple[int, int]:
@@ -193,10 +216,15 @@ class Variant:
     def deal_spec(self, deal: int, schedule: tuple[DealSpec, ...] | None = None) -> DealSpec:
         sched = schedule or self.schedule
         if sched is None:
-            raise OptionError(f"{self.id} has no deal schedule", code="bad_deal")
+            raise OptionError(
+                gettext_noop("%(variant)s has no deal schedule"), code="bad_deal", variant=self.id
+            )
         if not isinstance(deal, int) or isinstance(deal, bool) or not 1 <= deal <= len(sched):
             raise OptionError(
-                f"deal must be a number from 1 to {len(sched)}, not {deal!r}", code="bad_deal"
+                gettext_noop("deal must be a number from 1 to %(deals)s, not %(deal)r"),
+                code="bad_deal",
+                deals=len(sched),
+                deal=deal,
             )
         return sched[deal - 1]
 
@@ -215,7 +243,9 @@ class Variant:
     def penalty(self, card: Card) -> int:
         """Penalty points of one card left in hand (contract games and Rommé)."""
         if self.id == CLASSIC:
-            raise OptionError("the classic game has no card penalties", code="bad_variant")
+            raise OptionError(
+                gettext_noop("the classic game has no card penalties"), code="bad_variant"
+            )
         if card.is_joker:
             return 20 if self.id == ROMME else 50
         r = card.rank
@@ -368,7 +398,10 @@ def get_variant(variant_id: str) -> Variant:
     except (KeyError, TypeError):
         known = ", ".join(VARIANT_IDS)
         raise OptionError(
-            f"unknown variant {variant_id!r} (known: {known})", code="bad_variant"
+            gettext_noop("unknown variant %(variant)r (known: %(known)s)"),
+            code="bad_variant",
+            variant=variant_id,
+            known=known,
         ) from None
 
 
@@ -379,13 +412,19 @@ def build_schedule(rows: list[Mapping[str, Any]]) -> tuple[DealSpec, ...]:
     (default 3) and ``run_min`` (default 4).
     """
     if not isinstance(rows, list | tuple) or not rows:
-        raise OptionError("a schedule needs at least one deal", code="bad_schedule")
+        raise OptionError(gettext_noop("a schedule needs at least one deal"), code="bad_schedule")
     if len(rows) > MAX_CUSTOM_DEALS:
-        raise OptionError(f"a schedule has at most {MAX_CUSTOM_DEALS} deals", code="bad_schedule")
+        raise OptionError(
+            gettext_noop("a schedule has at most %(max)s deals"),
+            code="bad_schedule",
+            max=MAX_CUSTOM_DEALS,
+        )
     specs = []
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, Mapping):
-            raise OptionError(f"deal {i}: not a deal description", code="bad_schedule")
+            raise OptionError(
+                gettext_noop("deal %(deal)s: not a deal description"), code="bad_schedule", deal=i
+            )
         try:
             values = {
                 key: int(row.get(key, default))
@@ -399,25 +438,45 @@ def build_schedule(rows: list[Mapping[str, Any]]) -> tuple[DealSpec, ...]:
                 if key in row or default is not None
             }
         except (TypeError, ValueError):
-            raise OptionError(f"deal {i}: numbers only", code="bad_schedule") from None
+            raise OptionError(
+                gettext_noop("deal %(deal)s: numbers only"), code="bad_schedule", deal=i
+            ) from None
         if "cards" not in values:
-            raise OptionError(f"deal {i}: how many cards are dealt?", code="bad_schedule")
+            raise OptionError(
+                gettext_noop("deal %(deal)s: how many cards are dealt?"),
+                code="bad_schedule",
+                deal=i,
+            )
         spec = DealSpec(number=i, **values)
         if not 1 <= spec.cards <= MAX_CARDS_DEALT:
             raise OptionError(
-                f"deal {i}: cards dealt must be 1 to {MAX_CARDS_DEALT}", code="bad_schedule"
+                gettext_noop("deal %(deal)s: cards dealt must be 1 to %(max)s"),
+                code="bad_schedule",
+                deal=i,
+                max=MAX_CARDS_DEALT,
             )
         if spec.sets < 0 or spec.runs < 0 or spec.sets + spec.runs == 0:
-            raise OptionError(f"deal {i}: the contract needs a set or a run", code="bad_schedule")
+            raise OptionError(
+                gettext_noop("deal %(deal)s: the contract needs a set or a run"),
+                code="bad_schedule",
+                deal=i,
+            )
         if not 3 <= spec.set_min <= 8 or not 3 <= spec.run_min <= 13:
             raise OptionError(
-                f"deal {i}: sets need 3 to 8 cards, runs 3 to 13", code="bad_schedule"
+                gettext_noop("deal %(deal)s: sets need 3 to 8 cards, runs 3 to 13"),
+                code="bad_schedule",
+                deal=i,
             )
         if spec.minimum_cards > spec.cards:
             raise OptionError(
-                f"deal {i}: the contract needs {spec.minimum_cards} cards but only "
-                f"{spec.cards} are dealt",
+                gettext_noop(
+                    "deal %(deal)s: the contract needs %(needed)s cards but only "
+                    "%(dealt)s are dealt"
+                ),
                 code="bad_schedule",
+                deal=i,
+                needed=spec.minimum_cards,
+                dealt=spec.cards,
             )
         specs.append(spec)
     return tuple(specs)
