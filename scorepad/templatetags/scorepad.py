@@ -59,3 +59,23 @@ def variant_name(variant_id: str) -> str:
     from rules.facts import NAMES
 
     return str(NAMES.get(variant_id, variant_id))
+
+
+@register.simple_tag
+def game_rules_url(game) -> str:
+    """The variant's rules in the reader's language with this game's house rules marked."""
+    from rules.pages import rules_url
+
+    return rules_url(game.variant_id, game.options)
+
+
+@register.simple_tag
+def game_checker_url(game, next_deal=None) -> str:
+    """The hand checker set up for this game: its variant, house rules, schedule and deal."""
+    from rules.checker import checker_url
+
+    deal = None
+    if game.variant.is_contract:
+        total = game.total_deals
+        deal = min(next_deal.number, total) if next_deal is not None else total
+    return checker_url(game.variant_id, deal=deal, options=game.options, schedule=game.schedule)
