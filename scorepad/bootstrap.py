@@ -68,8 +68,13 @@ def _secret_key() -> str:
 
 
 def _compile_messages(env: dict) -> None:
-    if any(ROOT.glob("locale/*/LC_MESSAGES/*.po")):
-        _manage("compilemessages", "--ignore", ".venv", "-v", "0", env=env)
+    if not any(ROOT.glob("locale/*/LC_MESSAGES/*.po")):
+        return
+    _ensure_gettext()
+    if not _has_gettext():
+        _say("without gettext the translations cannot be compiled: the pages stay in English")
+        return
+    _manage("compilemessages", "--ignore", ".venv", "-v", "0", env=env)
 
 
 def _manage(*args: str, env: dict) -> None:
