@@ -131,7 +131,7 @@ def test_typing_reads_local_letters_and_names_a_bad_token(page):
     field = page.locator("#check-type-input")
     field.fill("DH 10S zz")
     field.press("Enter")
-    expect(page.locator("#check-type .errorlist")).to_contain_text("“zz” is not a card.")
+    expect(page.locator("#check-type .errorlist")).to_contain_text("„zz“ ist keine Karte.")
     expect(hand(page)).to_have_count(0)
     field = page.locator("#check-type-input")
     expect(field).to_have_value("DH 10S zz")

@@ -245,7 +245,7 @@ def test_a_typed_token_that_cannot_be_read_is_named_and_nothing_is_added(client)
     html = body(page(client, variant="classic", type="DH"))
     assert "“DH” is not a card." in html
     assert "Type cards like QH 10S JD AC JK" in html
-    assert "Type cards like DH 10S BD AC JK" in body(page(client, "de"))
+    assert "Karten so eintippen: DH 10S BD AC JK" in body(page(client, "de"))
 
 
 def test_a_bad_token_in_the_link_is_named_and_left_out(client):
