@@ -28,6 +28,7 @@ def run(*args, stdin=None):
         (["--variant", "classic"], "give --variant and the cards"),
         (["--variant", "classic", "--option", "twos_wild", "AS"], "NAME=VALUE"),
         (["--variant", "contract-spanish", "--deal", "8", "AS " * 7], "deal must be"),
+        (["--variant", "romme", "--option", "opening_minimum=²", "AS"], "opening_minimum"),
     ],
 )
 def test_bad_arguments_exit_with_status_2_and_a_clear_message(args, fragment):

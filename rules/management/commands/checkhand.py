@@ -68,7 +68,7 @@ class Command(BaseCommand):
         value = value.strip()
         if value.lower() in ("true", "false"):
             return name.strip(), value.lower() == "true"
-        if value.isdigit():
+        if value.isascii() and value.isdigit() and len(value) < 10:
             return name.strip(), int(value)
         return name.strip(), value
 
