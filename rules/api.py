@@ -24,7 +24,7 @@ def check(request: HttpRequest) -> JsonResponse:
         return _error("the request is too large", status=413)
     try:
         payload = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: deeply nested arrays or objects
         return _error("the body must be a JSON object")
     try:
         result = check_hand(payload)

@@ -84,6 +84,17 @@ def clean_name(raw: str) -> str:
     return " ".join(raw.split())
 
 
+def small_int(text: str, digits: int = 9) -> int | None:
+    """``text`` as a whole number if it is a few ASCII digits, else None.
+
+    ``str.isdigit()`` alone lets through "²" and numbers of thousands of digits, which
+    ``int()`` then refuses with a ValueError: a hand-made request must not make a 500 of it.
+    """
+    if isinstance(text, str) and 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 # --- new game: the seats ------------------------------------------------------------------
 
 
@@ -111,8 +122,9 @@ class SeatList:
         self.error = ""
         for value in values[:MAX_SEATS]:
             kind, _sep, rest = value.partition(":")
-            if kind == "p" and rest.isdigit() and int(rest) in remembered:
-                self._append(SeatEntry(remembered[int(rest)].name, int(rest)))
+            player_id = small_int(rest) if kind == "p" else None
+            if player_id is not None and player_id in remembered:
+                self._append(SeatEntry(remembered[player_id].name, player_id))
             elif kind == "n" and clean_name(rest):
                 self.add_name(rest[:NAME_MAX])
 
@@ -146,9 +158,9 @@ class SeatList:
     def apply(self, op: str) -> None:
         """``up:i``, ``down:i``, ``remove:i`` or ``pick:<player id>``."""
         verb, _sep, arg = op.partition(":")
-        if not arg.isdigit():
+        i = small_int(arg)
+        if i is None:
             return
-        i = int(arg)
         if verb == "pick":
             self.add_player(i)
             return
@@ -178,8 +190,8 @@ def parse_schedule_text(text: str) -> list[dict[str, int]]:
     rows = []
     keys = ("cards", "sets", "runs", "set_min", "run_min")
     for number, line in enumerate((ln for ln in text.splitlines() if ln.strip()), start=1):
-        parts = [p for p in SCHEDULE_LINE.split(line.strip()) if p]
-        if not 3 <= len(parts) <= 5 or not all(p.isdigit() for p in parts):
+        parts = [small_int(p) for p in SCHEDULE_LINE.split(line.strip()) if p]
+        if not 3 <= len(parts) <= 5 or None in parts:
             raise forms.ValidationError(
                 _(
                     "Deal %(n)d: write the cards dealt, the sets and the runs as numbers, "
@@ -187,7 +199,7 @@ def parse_schedule_text(text: str) -> list[dict[str, int]]:
                 )
                 % {"n": number}
             )
-        rows.append(dict(zip(keys, (int(p) for p in parts), strict=False)))
+        rows.append(dict(zip(keys, parts, strict=False)))
     return rows
 
 
@@ -292,7 +304,8 @@ class NewGameForm(forms.Form):
             except OptionError as exc:
                 self.add_error("schedule", engine_message(exc))
         dealer = data.get("first_dealer") or "draw"
-        if dealer != "draw" and not (dealer.isdigit() and int(dealer) < n):
+        position = small_int(dealer)
+        if dealer != "draw" and not (position is not None and position < n):
             self.add_error("first_dealer", _("Choose who deals first, or let the app draw."))
         data["first_dealer"] = dealer
         if variant_id != CLASSIC:
@@ -678,4 +691,7 @@ class ImportForm(forms.Form):
             data["document"] = json.loads(raw)
         except (ValueError, RecursionError):
             raise forms.ValidationError(_("This is not a JSON export of a game.")) from None
+        if "\x00" in json.dumps(data["document"], ensure_ascii=False):
+            # A NUL character cannot be stored (PostgreSQL refuses it in text).
+            raise forms.ValidationError(_("This is not a JSON export of a game."))
         return data

@@ -6,6 +6,8 @@ ALLOWED_HOSTS    comma-separated host names (default: localhost names)
 DATABASE_URL     e.g. postgres://user@host:5432/db (default: SQLite under DATA_DIR)
 DATA_DIR         where the SQLite file lives (default: ./data)
 SECURE           "true" behind HTTPS: secure cookies, HSTS, SSL redirect
+STATIC_ROOT      where collectstatic puts the static files (default: ./staticfiles)
+BENCH_VIEWS      "true" adds the bare page /bench/bare that bench/load.py compares against
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "scorepad.ratelimit.RateLimitMiddleware",
+    "scorepad.middleware.RejectNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -160,7 +163,7 @@ TIME_ZONE = "UTC"
 
 # --- static files ------------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -214,6 +217,9 @@ RATE_LIMITS = (
 TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 
 SITE_NAME = _("Continental")
+
+# A bare fixed page at /bench/bare for bench/load.py to compare against; off in production.
+BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
 
 LOGGING = {
     "version": 1,

@@ -1,10 +1,13 @@
+from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
-from rules import api
+from rules import api, openapi
 
 urlpatterns = [
     path("api/check", api.check, name="api-check"),
+    path("api/openapi.json", openapi.openapi_json, name="api-openapi"),
 ]
 
 urlpatterns += i18n_patterns(
@@ -12,3 +15,17 @@ urlpatterns += i18n_patterns(
     path("", include("rules.urls")),
     prefix_default_language=True,
 )
+
+BARE_PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bare</title></head>'
+    "<body><p>A fixed page: no template, no database.</p></body></html>"
+)
+
+
+def bench_bare(request: HttpRequest) -> HttpResponse:
+    """The baseline of bench/load.py: a fixed small page through the same middleware."""
+    return HttpResponse(BARE_PAGE)
+
+
+if settings.BENCH_VIEWS:
+    urlpatterns.append(path("bench/bare", bench_bare, name="bench-bare"))

@@ -79,3 +79,11 @@ def test_home_page_links_to_the_score_pad_the_checker_and_the_rules(client):
         assert f'href="/en/rules/{variant_id}/"' in body
         assert f'href="/en/check/?variant={variant_id}"' in body
         assert client.get(f"/en/check/?variant={variant_id}", follow=True).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_nul_character_in_a_form_gets_a_clear_400(client):
+    response = client.post("/en/games/new/", {"name": "Anna\x00"})
+    assert response.status_code == 400
+    assert "cannot be stored" in response.content.decode()
+    assert client.get("/en/check/?cards=AS\x00").status_code == 400

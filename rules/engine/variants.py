@@ -437,7 +437,7 @@ def build_schedule(rows: list[Mapping[str, Any]]) -> tuple[DealSpec, ...]:
                 )
                 if key in row or default is not None
             }
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: Infinity
             raise OptionError(
                 gettext_noop("deal %(deal)s: numbers only"), code="bad_schedule", deal=i
             ) from None

@@ -17,7 +17,7 @@ from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
 from ..access import created_ids, device, known_games, remember_created, seen_tokens
-from ..forms import ImportForm, NewGameForm, SeatList
+from ..forms import ImportForm, NewGameForm, SeatList, small_int
 from ..models import Actor, Game, GameEvent, Player, Seat
 from ..seating import draw_first_dealer
 from ..transfer import ImportProblem, import_game
@@ -91,7 +91,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
         seats.apply(op)
     data.setlist("seat", seats.values)
     dealer = data.get("first_dealer", "draw")
-    if dealer != "draw" and not (dealer.isdigit() and int(dealer) < len(seats.entries)):
+    position = small_int(dealer)
+    if dealer != "draw" and not (position is not None and position < len(seats.entries)):
         data["first_dealer"] = "draw"
 
     if op == "start" and not seats.error:

@@ -17,7 +17,7 @@ from rules.engine.cards import local_code, parse_card
 from rules.facts import NAMES
 
 from ..access import Access, actor, forbidden, game_view, remember_seen, resolve
-from ..forms import once_token
+from ..forms import once_token, small_int
 from ..models import AlreadyDone, Game, StaleVersion
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
@@ -132,7 +132,7 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
         try:
             game.replace_link(
                 which,
-                version=int(version) if version.isdigit() else 0,
+                version=small_int(version) or 0,
                 once=request.POST.get("once", "")[:64] or None,
                 actor=actor(request, access),
             )

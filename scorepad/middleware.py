@@ -1,0 +1,34 @@
+"""Refuse request values holding a NUL character: no database stores it in text, and no
+person types one. The answer is a clear 400 instead of an error deep in a form or a query."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext as _
+
+
+def _has_nul(query) -> bool:
+    return any("\x00" in key or any("\x00" in v for v in values) for key, values in query.lists())
+
+
+class RejectNulMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            "\x00" in request.path
+            or _has_nul(request.GET)
+            or (
+                request.method == "POST"
+                and request.content_type != "application/json"
+                and _has_nul(request.POST)
+            )
+        ):
+            return HttpResponseBadRequest(
+                _(
+                    "The request holds a character that cannot be stored. Please check what you typed."
+                ),
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)
