@@ -110,8 +110,19 @@ def _require(condition: bool, message: str) -> None:
         raise ImportProblem(message)
 
 
-def import_game(document: Any, *, remembered: dict[int, Player], actor: Actor) -> Game:
-    """Create a new game from an export; raise ImportProblem saying what is wrong."""
+def import_game(
+    document: Any,
+    *,
+    remembered: dict[int, Player],
+    actor: Actor,
+    fields: dict[str, Any] | None = None,
+    max_deals: int | None = MAX_IMPORT_DEALS,
+) -> Game:
+    """Create a new game from an export; raise ImportProblem saying what is wrong.
+
+    ``fields`` sets further columns of the new game (a whole-database restore keeps its id,
+    links, version and timestamps); ``max_deals`` None lifts the limit on deals.
+    """
     _require(
         isinstance(document, dict) and document.get("format") == FORMAT,
         _("This is not a JSON export of a game."),
@@ -163,7 +174,7 @@ def import_game(document: Any, *, remembered: dict[int, Player], actor: Actor) -
         value_per_point = value_per_point.quantize(Decimal("0.01"))
     deals = document.get("deals") or []
     _require(isinstance(deals, list), _("The deals of the export are not a list."))
-    _require(len(deals) <= MAX_IMPORT_DEALS, _("The export has too many deals."))
+    _require(max_deals is None or len(deals) <= max_deals, _("The export has too many deals."))
     if schedule is not None:
         _require(len(deals) <= len(schedule), _("The export has more deals than its schedule."))
 
@@ -174,6 +185,7 @@ def import_game(document: Any, *, remembered: dict[int, Player], actor: Actor) -
             schedule=schedule,
             first_dealer=first_dealer,
             value_per_point=value_per_point,
+            **(fields or {}),
         )
         by_name = {p.name.casefold(): p for p in remembered.values()}
         seats = []

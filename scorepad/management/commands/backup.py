@@ -1,0 +1,300 @@
+"""Back up every game of the database to one JSON document, and restore it.
+
+    manage.py backup export [FILE|-]     (default: standard output)
+    manage.py backup import FILE|-
+
+The backup keeps every player (id, name, when added) and every game: its id, variant,
+options, schedule, seats, deals with their inputs and scores, history, viewer and editor
+links, version, status and timestamps. Each game's entry is a per-game JSON export
+(``scorepad.transfer``) with these extra keys, so one game can also be imported on its own.
+
+A restore goes into an empty database only (exit status 2 when any game or player is
+there). It runs in one transaction: every deal goes through the engine again and must score
+what the file says, and a file with any problem restores nothing (exit status 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import override
+
+from scorepad.models import Actor, Deal, Game, GameEvent, Player
+from scorepad.sheet import build_sheet, load_game
+from scorepad.transfer import ImportProblem, export_document, import_game
+
+FORMAT = "continental-scorepad-backup"
+FORMAT_VERSION = 1
+ACTOR = Actor("import", "backup")
+NOT_EMPTY = 2
+
+
+def _time(value):
+    return value.isoformat() if value is not None else None
+
+
+def _parse_time(value: Any, what: str, *, optional: bool = False):
+    if value is None and optional:
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise ImportProblem(f"{what}: {value!r} is not a date and time.")
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
+
+
+# --- export ---------------------------------------------------------------------------------
+def export_game(game_id: int) -> dict[str, Any]:
+    game = load_game(Game.objects.filter(pk=game_id))
+    sheet = build_sheet(game)
+    document = export_document(sheet)
+    for item, deal in zip(document["deals"], (row.deal for row in sheet.rows), strict=True):
+        item["created_at"] = _time(deal.created_at)
+        item["updated_at"] = _time(deal.updated_at)
+    document.update(
+        id=game.pk,
+        seats=[seat.player_id for seat in sheet.seats],
+        version=game.version,
+        viewer_token=game.viewer_token,
+        editor_token=game.editor_token,
+        updated_at=_time(game.updated_at),
+        history=[
+            {
+                "at": _time(event.at),
+                "kind": event.kind,
+                "deal_number": event.deal_number,
+                "details": event.details,
+                "actor": event.actor,
+                "device": event.device,
+                "form_token": event.form_token,
+            }
+            for event in game.events.order_by("pk")
+        ],
+    )
+    return document
+
+
+def export_database() -> dict[str, Any]:
+    """Every player and game, read in one transaction (one consistent snapshot)."""
+    outermost = not connection.in_atomic_block
+    # SQLite: the IMMEDIATE transaction holds writers back (they wait, within the busy
+    # timeout) while the backup is read.
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            # One snapshot for all the queries, and no locks that would hold up the players.
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        players = [
+            {"id": p.pk, "name": p.name, "created_at": _time(p.created_at)}
+            for p in Player.objects.order_by("pk")
+        ]
+        games = [export_game(pk) for pk in Game.objects.order_by("pk").values_list("pk", flat=True)]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": _time(timezone.now()),
+        "players": players,
+        "games": games,
+    }
+
+
+# --- import ---------------------------------------------------------------------------------
+class NotEmpty(Exception):
+    pass
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ImportProblem(message)
+
+
+def import_database(document: Any) -> tuple[int, int]:
+    """Restore a backup into an empty database; return (players, games) restored."""
+    _check(
+        isinstance(document, dict) and document.get("format") == FORMAT,
+        "This is not a backup of the score pad.",
+    )
+    _check(
+        document.get("format_version") == FORMAT_VERSION,
+        f"This backup has format version {document.get('format_version')!r}; "
+        f"this version of the app reads {FORMAT_VERSION}.",
+    )
+    players, games = document.get("players"), document.get("games")
+    _check(isinstance(players, list), "The backup has no list of players.")
+    _check(isinstance(games, list), "The backup has no list of games.")
+    with transaction.atomic():
+        if Game.objects.exists() or Player.objects.exists():
+            raise NotEmpty
+        by_id = _import_players(players)
+        for number, entry in enumerate(games, start=1):
+            _check(isinstance(entry, dict), f"Game {number} of the backup is not readable.")
+            label = f"Game #{entry.get('id', number)}"
+            try:
+                _import_game(entry, by_id)
+            except ImportProblem as exc:
+                raise ImportProblem(f"{label}: {exc}") from None
+            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+                raise ImportProblem(f"{label} is not readable ({exc!r}).") from None
+        # Ids were given explicitly: move the sequences past them (PostgreSQL).
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game]):
+                cursor.execute(sql)
+    return len(by_id), len(games)
+
+
+def _import_players(players: list[Any]) -> dict[int, Player]:
+    created = []
+    for item in players:
+        _check(
+            isinstance(item, dict)
+            and isinstance(item.get("id"), int)
+            and isinstance(item.get("name"), str),
+            f"A player of the backup is not readable: {item!r}",
+        )
+        created.append(
+            Player(
+                pk=item["id"],
+                name=item["name"],
+                created_at=_parse_time(item.get("created_at"), f"Player #{item['id']}"),
+            )
+        )
+    _check(len({p.pk for p in created}) == len(created), "A player id is listed twice.")
+    Player.objects.bulk_create(created)
+    return {p.pk: p for p in created}
+
+
+def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
+    seat_ids = entry["seats"]
+    _check(
+        isinstance(seat_ids, list) and all(i in players for i in seat_ids),
+        "a seated player is not in the backup.",
+    )
+    _check(isinstance(entry["id"], int), "the game has no id.")
+    _check(isinstance(entry["version"], int) and entry["version"] >= 1, "no version.")
+    fields = {
+        "pk": entry["id"],
+        "viewer_token": str(entry["viewer_token"]),
+        "editor_token": str(entry["editor_token"]),
+        "version": entry["version"],
+        "created_at": _parse_time(entry.get("created_at"), "created_at"),
+    }
+    remembered = {i: players[i] for i in seat_ids}
+    # Every deal is scored by the engine again and must match the file's scores.
+    game = import_game(entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None)
+    seats = list(game.seats.order_by("position"))
+    _check(
+        [s.player_id for s in seats] == seat_ids,
+        "the players' names do not match the seated players.",
+    )
+    _check(
+        [s.total for s in seats] == entry.get("totals"),
+        "the totals in the file do not match the deals.",
+    )
+    # The file's own status, options and timestamps, as they were.
+    _check(entry.get("status") in Game.Status.values, "unknown status.")
+    Game.objects.filter(pk=game.pk).update(
+        status=entry["status"],
+        finished_at=_parse_time(entry.get("finished_at"), "finished_at", optional=True),
+        updated_at=_parse_time(entry.get("updated_at"), "updated_at"),
+    )
+    deals = list(game.deals.order_by("number"))
+    for deal, item in zip(deals, entry["deals"], strict=True):
+        deal.created_at = _parse_time(item.get("created_at"), f"deal {deal.number}")
+        deal.updated_at = _parse_time(item.get("updated_at"), f"deal {deal.number}")
+    Deal.objects.bulk_update(deals, ["created_at", "updated_at"])
+    # The game's own history instead of the "imported" entry.
+    game.events.all().delete()
+    history = entry.get("history") or []
+    _check(isinstance(history, list), "the history is not a list.")
+    GameEvent.objects.bulk_create(
+        GameEvent(
+            game=game,
+            at=_parse_time(item["at"], "history"),
+            kind=str(item["kind"]),
+            deal_number=item.get("deal_number"),
+            details=item.get("details") or {},
+            actor=str(item["actor"]),
+            device=str(item.get("device") or ""),
+            form_token=item.get("form_token") or None,
+        )
+        for item in history
+    )
+
+
+# --- the command --------------------------------------------------------------------------
+class Command(BaseCommand):
+    help = "Export every game to one JSON backup, or restore such a backup into an empty database."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        actions = parser.add_subparsers(dest="action", required=True)
+        export = actions.add_parser("export", help="Write the backup (FILE, or - for stdout).")
+        export.add_argument("file", nargs="?", default="-")
+        restore = actions.add_parser(
+            "import", help="Restore a backup (FILE, or - for stdin) into an empty database."
+        )
+        restore.add_argument("file")
+
+    def handle(self, *args: Any, action: str, file: str, **options: Any) -> None:
+        with override("en"):
+            if action == "export":
+                self.export(file)
+            else:
+                self.restore(file)
+
+    def export(self, file: str) -> None:
+        document = export_database()
+        text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        if file == "-":
+            self.stdout.write(text, ending="")
+            return
+        # Write next to the target and rename: a failed export never leaves half a file.
+        target = Path(file)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".backup-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        self.stderr.write(
+            f"Wrote {len(document['games'])} games and {len(document['players'])} players "
+            f"to {target}."
+        )
+
+    def restore(self, file: str) -> None:
+        try:
+            if file == "-":
+                document = json.load(sys.stdin)
+            else:
+                with open(file, encoding="utf-8") as source:
+                    document = json.load(source)
+        except OSError as exc:
+            raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CommandError(f"{file} is not a JSON backup: {exc}") from None
+        try:
+            players, games = import_database(document)
+        except NotEmpty:
+            raise CommandError(
+                "The database already has games or players: a backup is restored only into "
+                "an empty database. Nothing was imported.",
+                returncode=NOT_EMPTY,
+            ) from None
+        except ImportProblem as exc:
+            raise CommandError(f"{exc} Nothing was imported.") from None
+        except DatabaseError as exc:
+            raise CommandError(
+                f"The database refused the backup ({exc}). Nothing was imported."
+            ) from None
+        self.stdout.write(f"Restored {games} games and {players} players.")
