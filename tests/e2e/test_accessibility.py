@@ -46,3 +46,40 @@ def axe_violations(browser, url: str, scheme: str) -> list[dict]:
 def test_page_has_no_axe_violations(browser, live_server, path, scheme):
     violations = axe_violations(browser, live_server.url + path, scheme)
     assert violations == [], json.dumps(violations, indent=1)
+
+
+def score_pad_pages() -> list[str]:
+    """A classic game with deals and a finished Nordic game: every score-pad screen."""
+    from tests.factories import GameFactory, record_classic, record_penalty
+
+    game = GameFactory(players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0, wild_twos=1, jokers=1)
+    record_classic(game, 2)
+    nordic = GameFactory(variant_id="contract-nordic", players=["Eva", "Finn", "Gro"])
+    for deal in range(7):
+        record_penalty(nordic, deal % 3, {(deal + 1) % 3: 25, (deal + 2) % 3: 40})
+    editor = game.editor_token
+    return [
+        "/en/games/new/",
+        "/en/games/",
+        "/en/players/",
+        f"/en/games/{game.viewer_token}/",
+        f"/en/games/{editor}/",
+        f"/en/games/{editor}/deals/new/",
+        f"/en/games/{editor}/deals/1/edit/",
+        f"/en/games/{editor}/history/",
+        f"/en/games/{editor}/share/",
+        f"/nb/games/{nordic.editor_token}/",
+        f"/nb/games/{nordic.editor_token}/deals/new/",
+        "/de/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH+10C+JC+QC+KC+AD+3D+KH+JK",
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_score_pad_pages_have_no_axe_violations(browser, live_server, scheme):
+    found = {}
+    for path in score_pad_pages():
+        violations = axe_violations(browser, live_server.url + path, scheme)
+        if violations:
+            found[path] = violations
+    assert found == {}, json.dumps(found, indent=1)
