@@ -117,6 +117,8 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "scorepad.sqlite3",
+            # Keep connections (and their PRAGMAs) between requests; none under tests.
+            "CONN_MAX_AGE": 0 if TESTING else 60,
             "OPTIONS": {
                 # Concurrent writers wait for each other instead of failing.
                 "transaction_mode": "IMMEDIATE",

@@ -36,7 +36,9 @@ def game_page(request: HttpRequest, access: Access) -> HttpResponse:
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
     rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
-    current = Game.objects.by_token(token).values_list("version", flat=True).first()
+    # No ORDER BY: a token matches at most one game.
+    found = Game.objects.by_token(token).order_by().values_list("version", flat=True)[:1]
+    current = next(iter(found), None)
     if current is None:
         return HttpResponseStopPolling()
     if request.GET.get("v") == str(current):
