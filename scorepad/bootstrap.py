@@ -99,16 +99,26 @@ def serve() -> None:
     )
 
 
-def _ensure_chromium() -> None:
-    if Path(CHROMIUM).exists() or shutil.which("chromium"):
-        return
+_apt = {"updated": False}
+
+
+def _apt_install(package: str) -> bool:
+    """Install a Debian package (as root); False, with a message, where that cannot be done."""
     if shutil.which("apt-get") is None or os.geteuid() != 0:
-        _say("chromium is missing and cannot be installed here (apt-get as root needed)")
-        return
-    _say("installing chromium from Debian's packages")
+        _say(f"{package} is missing and cannot be installed here (apt-get as root needed)")
+        return False
+    _say(f"installing {package} from Debian's packages")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    _run("apt-get", "update", "-qq", env=env)
-    _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium", env=env)
+    if not _apt["updated"]:
+        _run("apt-get", "update", "-qq", env=env)
+        _apt["updated"] = True
+    _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", package, env=env)
+    return True
+
+
+def _ensure_chromium() -> None:
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        _apt_install("chromium")
 
 
 def _ensure_node_tools() -> None:
@@ -116,13 +126,8 @@ def _ensure_node_tools() -> None:
     folder = ROOT / "tests" / "e2e"
     if (folder / "node_modules" / "axe-core" / "axe.min.js").exists():
         return
-    if shutil.which("npm") is None:
-        if shutil.which("apt-get") is None or os.geteuid() != 0:
-            _say("npm is missing and cannot be installed here (apt-get as root needed)")
-            return
-        _say("installing npm from Debian's packages")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", "npm", env=env)
+    if shutil.which("npm") is None and not _apt_install("npm"):
+        return
     _say("installing axe-core for the accessibility tests")
     _run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
 
@@ -132,14 +137,8 @@ def _has_gettext() -> bool:
 
 
 def _ensure_gettext() -> None:
-    if _has_gettext():
-        return
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        _say("gettext is missing and cannot be installed here (apt-get as root needed)")
-        return
-    _say("installing gettext from Debian's packages")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    _run("apt-get", "install", "-y", "-qq", "--no-install-recommends", "gettext", env=env)
+    if not _has_gettext():
+        _apt_install("gettext")
 
 
 def runtests() -> None:
