@@ -96,7 +96,8 @@ def export_csv(sheet: Sheet) -> str:
     return out.getvalue()
 
 
-def _form_data(initial: dict[str, Any]) -> dict[str, str]:
+def form_data(initial: dict[str, Any]) -> dict[str, str]:
+    """Field values as a browser would post them (checked boxes "on", unchecked left out)."""
     data = {}
     for key, value in initial.items():
         if value is None or value is False:
@@ -233,7 +234,7 @@ def _deal_result(game, seats, form_class, number, item):
         initial = form_class.initial_from(fake)
         if fake.went_out is None and game.variant_id != CLASSIC:
             initial["went_out"] = WENT_OUT_NOBODY
-    data = _form_data({**initial, "version": 0, "once": "import"})
+    data = form_data({**initial, "version": 0, "once": "import"})
     form = form_class(data, game=game, seats=seats)
     if not form.is_valid() or form.result is None:
         problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)

@@ -11,6 +11,7 @@ from factory.django import DjangoModelFactory
 from rules.engine.variants import get_variant
 from scorepad.forms import ClassicDealForm, PenaltyDealForm, once_token
 from scorepad.models import Actor, Game, Player, Seat
+from scorepad.transfer import form_data
 
 ACTOR = Actor("creator", "test01")
 
@@ -57,19 +58,10 @@ def seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("player").order_by("position"))
 
 
-def _data(values: dict[str, Any]) -> dict[str, str]:
-    out = {}
-    for key, value in values.items():
-        if value is None or value is False:
-            continue
-        out[key] = "on" if value is True else str(value)
-    return out
-
-
 def classic_form_data(game: Game, went_out, **fields) -> dict[str, str]:
     values = {"version": game.version, "once": once_token(), "went_out": went_out, "mode": "rows"}
     values.update(fields)
-    return _data(values)
+    return form_data(values)
 
 
 def penalty_form_data(game: Game, went_out, points=None, cards=None, **fields) -> dict[str, str]:
@@ -79,7 +71,7 @@ def penalty_form_data(game: Game, went_out, points=None, cards=None, **fields) -
     for pos, value in (cards or {}).items():
         values[f"cards_{pos}"] = value
     values.update(fields)
-    return _data(values)
+    return form_data(values)
 
 
 def record(game: Game, data: dict[str, str]):
