@@ -12,7 +12,8 @@ concurrent clients (threads, one http.client connection each) for a fixed time a
 
 * the bare page ``/bench/bare`` (a fixed HttpResponse, no template, no database),
 * the game page through its viewer link, as a returning viewer (keeps its cookies) and as a
-  new visitor (no cookies: a session is created on every request),
+  new visitor (no cookies: it is sent new CSRF and opened-links cookies every time), and
+  through its editor link (the page with the forms, their tokens filled in per answer),
 * the live-update endpoint with the current version (the "unchanged" 204),
 * ``POST /api/check`` with a classic 16-card hand.
 
@@ -51,7 +52,12 @@ SECRET_KEY = "bench-only-secret-key-not-for-production-" + "q7Vd2Kx9Lm" * 3
 CHECK_BODY = json.dumps(
     {"variant": "classic", "cards": "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 4C 5C 2D 9H"}
 ).encode()
-GOALS = {"game page (returning viewer)": 3.0, "game page (new visitor)": 3.0, "live update": 1.5}
+GOALS = {
+    "game page (returning viewer)": 3.0,
+    "game page (new visitor)": 3.0,
+    "game page (editor)": 3.0,
+    "live update": 1.5,
+}
 
 # Settings the bench decides, whatever the calling shell has.
 CLEARED = ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "PLAIN_STATIC", "DEBUG", "SECURE")
@@ -128,15 +134,19 @@ def queries(client, path, headers=None):
 
 returning = Client(HTTP_HOST="127.0.0.1")
 returning.get(page)
+editor_page = url("game", game.editor_token)
+editor = Client(HTTP_HOST="127.0.0.1")
+editor.get(editor_page)
 counts = {
     "live update": queries(Client(HTTP_HOST="127.0.0.1"), version, {"HX-Request": "true"}),
     "game page (new visitor)": queries(Client(HTTP_HOST="127.0.0.1"), page),
     "game page (returning viewer)": queries(returning, page),
+    "game page (editor)": queries(editor, editor_page),
 }
 print("BENCH-SETUP " + json.dumps({
     "game": game.pk, "players": game.seats.count(), "deals": game.deals.count(),
     "version": game.version, "page": page, "version_url": version,
-    "editor_page": url("game", game.editor_token), "queries": counts,
+    "editor_page": editor_page, "queries": counts,
 }))
 """
 
@@ -355,6 +365,7 @@ def targets(game: dict) -> list[Target]:
         Target("bare page", "/bench/bare", 200),
         Target("game page (returning viewer)", game["page"], 200, cookies=True),
         Target("game page (new visitor)", game["page"], 200),
+        Target("game page (editor)", game["editor_page"], 200, cookies=True),
         Target("live update", game["version_url"], 204, headers={"HX-Request": "true"}),
         Target("POST /api/check", "/api/check", 200, method="POST", body=CHECK_BODY),
     ]

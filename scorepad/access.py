@@ -2,15 +2,17 @@
 
 No accounts: a game is reached through its viewer link or its editor link (random tokens of
 144 bits, revocable), and the session of the phone that created it grants editor rights on
-any of its links. The session also remembers the links a phone opened, for its lists.
+any of its links. A cookie remembers the links a phone opened, for its lists.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from functools import wraps
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -18,7 +20,8 @@ from .models import Actor, Game
 from .sheet import load_game
 
 CREATED = "scorepad_games"  # ids of the games this phone created
-SEEN = "scorepad_seen"  # links this phone opened, newest last
+SEEN = "scorepad_seen"  # cookie: the links this phone opened, newest last, "."-separated
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 DEVICE = "scorepad_device"  # a short random name of this phone for the history
 SEEN_MAX = 40
 
@@ -40,7 +43,10 @@ def created_ids(request: HttpRequest) -> list[int]:
 
 
 def seen_tokens(request: HttpRequest) -> list[str]:
-    return list(request.session.get(SEEN, []))
+    """The links this phone opened, oldest first, from its cookie (not the session: opening
+    a link stores nothing on the server)."""
+    raw = request.COOKIES.get(SEEN, "")
+    return [token for token in raw.split(".") if TOKEN_SHAPE.fullmatch(token)][-SEEN_MAX:]
 
 
 def remember_created(request: HttpRequest, game: Game) -> None:
@@ -49,10 +55,19 @@ def remember_created(request: HttpRequest, game: Game) -> None:
         request.session[CREATED] = [*ids, game.pk]
 
 
-def remember_seen(request: HttpRequest, token: str) -> None:
+def remember_seen(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    """Add a link to the phone's list of opened links, a cookie as long-lived as a session."""
     seen = seen_tokens(request)
-    if token not in seen:
-        request.session[SEEN] = [*seen, token][-SEEN_MAX:]
+    if token in seen:
+        return
+    response.set_cookie(
+        SEEN,
+        ".".join([*seen, token][-SEEN_MAX:]),
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 def device(request: HttpRequest) -> str:

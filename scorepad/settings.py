@@ -145,6 +145,8 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorepad_cache",
+        # Rendered sheets (scorepad/board.py, a few KB each) and rate-limit counters.
+        "OPTIONS": {"MAX_ENTRIES": 5000},
     }
 }
 

@@ -35,10 +35,15 @@ def load_game(queryset) -> Game | None:
     One query for the game, one for the seats with their players, one for the deals and
     one for all their scores, whatever the number of players and deals.
     """
-    return queryset.prefetch_related(
+    return queryset.prefetch_related(*sheet_prefetch()).first()
+
+
+def sheet_prefetch() -> list[Prefetch]:
+    """What ``build_sheet`` reads of a game: seats with players, deals with scores."""
+    return [
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
         Prefetch("deals", queryset=Deal.objects.order_by("number").prefetch_related("scores")),
-    ).first()
+    ]
 
 
 @dataclass

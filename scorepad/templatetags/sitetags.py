@@ -12,11 +12,19 @@ def language_links(context):
     request = context["request"]
     current = get_language()
     path = request.get_full_path()
+    prefix = f"/{current}/"
+    # Paths are the same in every language but for their /<lang>/ prefix: swap it, and ask
+    # the URL resolver only for a path without one.
+    if path.startswith(prefix):
+        rest = path[len(prefix) :]
+        urls = {code: f"/{code}/{rest}" for code, _ in settings.LANGUAGES}
+    else:
+        urls = {code: translate_url(path, code) for code, _ in settings.LANGUAGES}
     return [
         {
             "code": code,
             "name": name,
-            "url": translate_url(path, code),
+            "url": urls[code],
             "current": code == current,
         }
         for code, name in settings.LANGUAGES

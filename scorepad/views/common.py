@@ -13,8 +13,10 @@ from django_htmx.http import push_url
 from rules.facts import NAMES
 
 from ..access import Access
+from ..board import board
 from ..forms import SettleForm, once_token
-from ..sheet import build_sheet
+from ..models import Game
+from ..sheet import Sheet
 
 GAME_TEMPLATE = "scorepad/game.html"
 
@@ -29,33 +31,48 @@ def partial_wanted(request: HttpRequest) -> bool:
 
 
 def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:
+    """The game page's context; its ``board`` (sheet and navigation) comes from the cache
+    while the game stays at the version it was rendered at."""
     game = access.game
-    sheet = build_sheet(game)
     context: dict[str, Any] = {
         "access": access,
         "game": game,
-        "sheet": sheet,
         "token": access.token,
         "can_edit": access.can_edit,
         "once": once_token(),
         "variant_name": NAMES[game.variant_id],
         "panel": None,
         "notice": "",
+        **extra,
     }
-    if sheet.is_classic and game.is_finished and sheet.rows:
-        settle_form = SettleForm(request.GET if "per_point" in request.GET else None)
-        per_point: Decimal | None = game.value_per_point
-        if settle_form.is_bound and settle_form.is_valid():
-            per_point = settle_form.cleaned_data["per_point"]
-        elif not settle_form.is_bound and per_point is not None:
-            settle_form = SettleForm(initial={"per_point": per_point})
-        if settle_form.is_bound and not settle_form.is_valid():
-            per_point = None
-        context["settle_form"] = settle_form
-        context["per_point"] = per_point
-        context["transfers"] = sheet.settle(per_point)
-    context.update(extra)
+    context["board"] = board(
+        request,
+        access,
+        context,
+        # A settle-up amount typed into the page is this answer's own.
+        cacheable="per_point" not in request.GET,
+        extra=lambda sheet: settle_context(request, game, sheet),
+    )
     return context
+
+
+def settle_context(request: HttpRequest, game: Game, sheet: Sheet) -> dict[str, Any]:
+    """The settle-up form of a finished classic game and the payments it works out."""
+    if not (sheet.is_classic and game.is_finished and sheet.rows):
+        return {}
+    settle_form = SettleForm(request.GET if "per_point" in request.GET else None)
+    per_point: Decimal | None = game.value_per_point
+    if settle_form.is_bound and settle_form.is_valid():
+        per_point = settle_form.cleaned_data["per_point"]
+    elif not settle_form.is_bound and per_point is not None:
+        settle_form = SettleForm(initial={"per_point": per_point})
+    if settle_form.is_bound and not settle_form.is_valid():
+        per_point = None
+    return {
+        "settle_form": settle_form,
+        "per_point": per_point,
+        "transfers": sheet.settle(per_point),
+    }
 
 
 def render_game(

@@ -34,6 +34,7 @@ def _panel(access: Access, form: DealForm, url: str, number: int | None, preview
         "number": number,
         "preview": preview,
         "is_classic": access.game.variant_id == "classic",
+        "next_number": len(access.game.deals.all()) + 1,
         "spec": access.game.deal_spec(number or len(access.game.deals.all()) + 1),
     }
 

@@ -25,11 +25,12 @@ from .common import game_context, game_url, render_game
 
 
 @require_GET
-@game_view()
+@game_view(full=False)
 def game_page(request: HttpRequest, access: Access) -> HttpResponse:
+    response = render_game(request, access)
     if access.via != "creator":
-        remember_seen(request, access.token)
-    return render_game(request, access)
+        remember_seen(request, response, access.token)
+    return response
 
 
 @require_GET
@@ -43,13 +44,11 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponseStopPolling()
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
-    access = resolve(request, token)
+    access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     current = request.htmx.current_url_abs_path if request.htmx else None
     panel_open = bool(current and "/deals/" in current)
-    return render(
-        request, "scorepad/game.html#sheet", game_context(request, access, panel_open=panel_open)
-    )
+    return HttpResponse(game_context(request, access, panel_open=panel_open)["board"].sheet)
 
 
 def _describe(side: dict, names: dict[str, str]) -> str:

@@ -33,7 +33,8 @@ def test_home_offers_a_new_game_and_this_phones_games_in_progress(client):
 def test_a_followed_viewer_link_is_listed_with_the_viewer_link(client):
     game = GameFactory(players=["Anna", "Ben"])
     client.get(reverse("game", kwargs={"token": game.viewer_token}))
-    assert client.session[SEEN] == [game.viewer_token]
+    assert client.cookies[SEEN].value == game.viewer_token
+    assert SEEN not in client.session  # opening a link stores nothing on the server
     body = client.get("/en/games/").content.decode()
     assert f'href="/en/games/{game.viewer_token}/"' in body
     assert game.editor_token not in body
@@ -89,3 +90,26 @@ def test_the_players_list_is_limited_to_this_phones_games(client):
     GameFactory(players=["Secret", "Agent"])
     body = client.get("/en/players/").content.decode()
     assert "Secret" not in body and "No players yet" in body
+
+
+def test_opening_links_stores_nothing_on_the_server_and_keeps_the_newest(client):
+    from django.contrib.sessions.models import Session
+
+    games = [GameFactory(players=["Anna", "Ben"]) for _ in range(3)]
+    for game in games:
+        client.get(reverse("game", kwargs={"token": game.viewer_token}))
+    assert Session.objects.count() == 0
+    assert client.cookies[SEEN].value == ".".join(g.viewer_token for g in games)
+    assert client.cookies[SEEN]["httponly"] and client.cookies[SEEN]["samesite"] == "Lax"
+    client.get(reverse("game", kwargs={"token": games[0].viewer_token}))  # already listed
+    assert client.cookies[SEEN].value.count(games[0].viewer_token) == 1
+
+
+def test_a_mangled_seen_cookie_lists_only_real_links(client):
+    game = GameFactory(players=["Anna", "Ben"])
+    client.cookies[SEEN] = f'<script>."; {game.viewer_token}.x.{"a" * 300}'
+    body = client.get("/en/games/").content.decode()
+    assert "<script>" not in body
+    client.cookies[SEEN] = f"junk..{game.viewer_token}"
+    body = client.get("/en/games/").content.decode()
+    assert f'href="/en/games/{game.viewer_token}/"' in body

@@ -1,0 +1,144 @@
+"""The rendered sheet kept per game version (scorepad/board.py): every answer built from it is
+the answer the page would render fresh, with the requester's own tokens in its forms."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.middleware.csrf import _does_token_match
+from django.test import Client, RequestFactory
+from django.urls import reverse
+from django.utils import translation
+
+from scorepad.access import Access
+from scorepad.board import CSRF_SLOT, ONCE_SLOT, board, board_key
+from scorepad.models import Game
+from tests.factories import GameFactory, record_classic
+from tests.scorepad.conftest import hidden, own
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Client, token: str, lang: str = "en") -> str:
+    with translation.override(lang):
+        url = reverse("game", kwargs={"token": token})
+    response = client.get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert CSRF_SLOT not in body and ONCE_SLOT not in body
+    return body
+
+
+def sheet_part(body: str) -> str:
+    return body[body.index('<section id="sheet"') : body.index("</section>", body.index("Σ"))]
+
+
+def test_a_second_phone_gets_the_same_sheet_with_its_own_tokens(game):
+    record_classic(game, 0)
+    first, second = Client(), Client()
+    own(first, game)
+    own(second, game)
+    body_one, body_two = page(first, game.editor_token), page(second, game.editor_token)
+    assert sheet_part(body_one).split("<form")[0] == sheet_part(body_two).split("<form")[0]
+    assert hidden(body_one, "once") != hidden(body_two, "once")
+    # Each phone's forms carry a CSRF token of its own cookie, the cached page's included.
+    secret_one = first.cookies[settings.CSRF_COOKIE_NAME].value
+    secret_two = second.cookies[settings.CSRF_COOKIE_NAME].value
+    assert secret_one != secret_two
+    assert _does_token_match(hidden(body_one, "csrfmiddlewaretoken"), secret_one)
+    assert _does_token_match(hidden(body_two, "csrfmiddlewaretoken"), secret_two)
+    assert not _does_token_match(hidden(body_two, "csrfmiddlewaretoken"), secret_one)
+    # And the forms of a page from the cache work, CSRF checks on.
+    checked = Client(enforce_csrf_checks=True)
+    own(checked, game)
+    body = page(checked, game.editor_token)
+    response = checked.post(
+        reverse("deal-undo", kwargs={"token": game.editor_token}),
+        {
+            "csrfmiddlewaretoken": hidden(body, "csrfmiddlewaretoken"),
+            "version": hidden(body, "version"),
+            "once": hidden(body, "once"),
+        },
+    )
+    assert response.status_code == 302
+    assert "Record deal 1" in page(checked, game.editor_token)
+
+
+def test_the_sheet_is_kept_once_per_version_and_a_change_shows_at_once(client, game):
+    own(client, game)
+    record_classic(game, 0)
+    game.refresh_from_db()
+    access = Access(game, game.editor_token, "editor", "creator")
+    with translation.override("en"):
+        key = board_key(access, hide_actions=False)
+    assert cache.get(key) is None
+    page(client, game.editor_token)
+    assert cache.get(key) is not None
+    record_classic(game, 1)
+    body = page(client, game.editor_token)
+    assert "Record deal 3" in body and "Undo deal 2" in body
+
+
+def test_viewer_editor_and_language_each_get_their_own_sheet(client, game):
+    record_classic(game, 0)
+    own(client, game)
+    editor = page(client, game.editor_token)
+    viewer = page(Client(), game.viewer_token)
+    german = page(Client(), game.viewer_token, "de")
+    translation.activate("en")
+    assert (
+        "Record deal 2" in editor
+        and reverse("deal-new", kwargs={"token": game.editor_token}) in editor
+    )
+    assert "Record deal" not in viewer and game.editor_token not in viewer
+    assert "<h2>Stand</h2>" in german and 'lang="de"' in german
+    assert "Standings" not in german and "Standings" in viewer
+
+
+def test_a_name_that_looks_like_a_slot_stays_text(client):
+    game = GameFactory(variant_id="classic", players=[str(CSRF_SLOT), str(ONCE_SLOT), "Cleo"])
+    record_classic(game, 0)
+    own(client, game)
+    for _ in range(2):  # rendered, then from the cache
+        body = page(client, game.editor_token)
+        assert "&lt;!--csrf-token--&gt;" in body and "&lt;!--once-token--&gt;" in body
+        tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', body)
+        assert tokens and all(re.fullmatch(r"[A-Za-z0-9]{64}", t) for t in tokens)
+
+
+def test_a_sheet_read_across_a_change_is_not_kept(game):
+    """Rows read after another phone's change must not be kept under the older version."""
+    record_classic(game, 0)
+    stale = Game.objects.get(pk=game.pk)  # at version v, rows not loaded yet
+    record_classic(game, 1)  # version v + 1, committed before the rows are read
+    access = Access(stale, stale.viewer_token, "viewer", "viewer_link")
+    request = RequestFactory().get("/")
+    context = {
+        "access": access,
+        "game": stale,
+        "token": access.token,
+        "can_edit": False,
+        "once": "x",
+        "variant_name": "Continental",
+        "panel": None,
+        "notice": "",
+    }
+    with translation.override("en"):
+        shown = board(request, access, context)
+        assert cache.get(board_key(access, hide_actions=False)) is None
+    assert len(re.findall(r"<tr class=", shown.sheet)) == 2  # what was read is shown
+
+
+def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
+    record_classic(game, 0)
+    own(client, game)
+    url = reverse("game-end", kwargs={"token": game.editor_token})
+    body = page(client, game.editor_token)
+    client.post(
+        url, {"version": hidden(body, "version"), "once": hidden(body, "once"), "op": "end"}
+    )
+    typed = client.get(reverse("game", kwargs={"token": game.editor_token}) + "?per_point=0.25")
+    assert typed.status_code == 200 and 'value="0.25"' in typed.content.decode()
+    plain = page(Client(), game.viewer_token)
+    assert 'value="0.25"' not in plain
