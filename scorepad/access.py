@@ -84,8 +84,9 @@ def actor(request: HttpRequest, access: Access) -> Actor:
 
 def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
     """The game behind a link and this phone's rights on it; 404 for an unknown link."""
-    queryset = Game.objects.by_token(token)
-    game = load_game(queryset) if full else queryset.first()
+    # No ORDER BY: a token is one game's at most.
+    queryset = Game.objects.by_token(token).order_by()
+    game = load_game(queryset) if full else next(iter(queryset[:1]), None)
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):

@@ -37,6 +37,7 @@ CSRF_SLOT = mark_safe("<!--csrf-token-->")
 ONCE_SLOT = mark_safe("<!--once-token-->")
 TIMEOUT = 60 * 60 * 6  # a version nobody opens for hours is not worth keeping
 TEMPLATE = "scorepad/game.html"
+PARTS = ("sheet", "nav")  # the partials of TEMPLATE that make a Board
 
 
 def _code_stamp() -> str:
@@ -63,27 +64,48 @@ STAMP = _code_stamp()
 @dataclass
 class Board:
     """The two parts of the game page that come from the sheet: the sheet itself (also the
-    live update's answer) and the game's navigation (its checker link names the next deal)."""
+    live update's answer) and the game's navigation (its checker link names the next deal).
+    Their forms hold the token markers; ``current`` says the HTML is certainly that of the
+    game's version (from the cache, or rendered with no change in between)."""
 
     sheet: SafeString
     nav: SafeString
+    current: bool = True
 
-    def __iter__(self):
-        return iter((self.sheet, self.nav))
+
+def _key(kind: str, access, *parts) -> str:
+    game = access.game
+    return ":".join(map(str, (kind, STAMP, game.pk, game.version, get_language(), *parts)))
 
 
 def board_key(access, *, hide_actions: bool) -> str:
-    game = access.game
-    parts = (
-        STAMP,
-        game.pk,
-        game.version,
-        access.token,
-        get_language(),
-        int(access.can_edit),
-        int(hide_actions),
-    )
-    return "board:" + ":".join(map(str, parts))
+    return _key("board", access, access.token, int(access.can_edit), int(hide_actions))
+
+
+def page_key(request: HttpRequest, access, *, partial: bool) -> str:
+    """The whole game page (or its ``game`` partial for htmx): the same for every request
+    of this path at this version but for the token markers and the messages, which a
+    cached page never has."""
+    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
+    return _key("page", access, int(access.can_edit), int(partial), path)
+
+
+def get_html(key: str) -> tuple[str, ...] | None:
+    """The parts of HTML kept under ``key``, or None."""
+    found = cache.get(key)
+    return None if found is None else tuple(zlib.decompress(part).decode() for part in found)
+
+
+def keep_html(key: str, *parts: str) -> None:
+    # Compressed: a sheet of many deals is tens of KB of HTML, a few KB in the cache.
+    cache.set(key, tuple(zlib.compress(part.encode(), 1) for part in parts), TIMEOUT)
+
+
+def fill(html: str, request: HttpRequest, once: str) -> str:
+    """Put this answer's CSRF token and one-time form token where the markers are."""
+    if CSRF_SLOT in html:
+        html = html.replace(CSRF_SLOT, get_token(request))
+    return html.replace(ONCE_SLOT, once)
 
 
 def full_sheet(game: Game) -> Sheet:
@@ -91,22 +113,6 @@ def full_sheet(game: Game) -> Sheet:
     if "deals" not in getattr(game, "_prefetched_objects_cache", {}):
         prefetch_related_objects([game], *sheet_prefetch())
     return build_sheet(game)
-
-
-def _render(request: HttpRequest, context: dict) -> Board:
-    return Board(
-        sheet=mark_safe(render_to_string(f"{TEMPLATE}#sheet", context, request)),
-        nav=mark_safe(render_to_string(f"{TEMPLATE}#nav", context, request)),
-    )
-
-
-def _fill(board: Board, request: HttpRequest, once: str) -> Board:
-    def fill(html: str) -> SafeString:
-        if CSRF_SLOT in html:
-            html = html.replace(CSRF_SLOT, get_token(request))
-        return mark_safe(html.replace(ONCE_SLOT, once))
-
-    return Board(sheet=fill(board.sheet), nav=fill(board.nav))
 
 
 def board(
@@ -117,7 +123,7 @@ def board(
     cacheable: bool = True,
     extra: Callable[[Sheet], dict] | None = None,
 ) -> Board:
-    """The sheet and navigation of ``access.game`` for this request.
+    """The sheet and navigation of ``access.game``, with the token markers in their forms.
 
     ``context`` is the template context of the page; the sheet is built (and ``extra``
     called with it for more context) only when the cache has nothing for this version, or
@@ -126,28 +132,27 @@ def board(
     """
     hide_actions = bool(context.get("panel") or context.get("panel_open"))
     key = board_key(access, hide_actions=hide_actions) if cacheable else None
-    if key is not None:
-        found = cache.get(key)
-        if found is not None:
-            sheet_html, nav_html = (zlib.decompress(part).decode() for part in found)
-            return _fill(
-                Board(mark_safe(sheet_html), mark_safe(nav_html)), request, context["once"]
-            )
+    found = get_html(key) if key is not None else None
+    if found is not None:
+        sheet_html, nav_html = found
+        return Board(mark_safe(sheet_html), mark_safe(nav_html))
     version = access.game.version
     sheet = full_sheet(access.game)
-    more = extra(sheet) if extra else {}
-    rendered = _render(
-        request,
-        {**context, "sheet": sheet, **more, "csrf_token": CSRF_SLOT, "once": ONCE_SLOT},
-    )
-    if key is not None and _still_at(access.game, version):
-        # Compressed: a sheet of many deals is tens of KB of HTML, a few KB in the cache.
-        parts = tuple(zlib.compress(str(part).encode(), 1) for part in rendered)
-        cache.set(key, parts, TIMEOUT)
-    return _fill(rendered, request, context["once"])
+    render_context = {
+        **context,
+        "sheet": sheet,
+        **(extra(sheet) if extra else {}),
+        "csrf_token": CSRF_SLOT,
+        "once": ONCE_SLOT,
+    }
+    parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
+    current = still_at(access.game, version)
+    if key is not None and current:
+        keep_html(key, *parts)
+    return Board(mark_safe(parts[0]), mark_safe(parts[1]), current)
 
 
-def _still_at(game: Game, version: int) -> bool:
+def still_at(game: Game, version: int) -> bool:
     """Whether the game is still at ``version`` after its rows were read: only then is the
     HTML certainly that version's (a change commits its rows and its version together)."""
     return Game.objects.filter(pk=game.pk, version=version).exists()

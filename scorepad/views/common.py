@@ -6,14 +6,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django_htmx.http import push_url
 
 from rules.facts import NAMES
 
 from ..access import Access
-from ..board import board
+from ..board import CSRF_SLOT, ONCE_SLOT, board, fill, get_html, keep_html, page_key
 from ..forms import SettleForm, once_token
 from ..models import Game
 from ..sheet import Sheet
@@ -31,7 +32,8 @@ def partial_wanted(request: HttpRequest) -> bool:
 
 
 def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:
-    """The game page's context; its ``board`` (sheet and navigation) comes from the cache
+    """The game page's context, with markers for the CSRF and one-time form tokens (``fill``
+    puts each answer's own in); its ``board`` (sheet and navigation) comes from the cache
     while the game stays at the version it was rendered at."""
     game = access.game
     context: dict[str, Any] = {
@@ -39,7 +41,8 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         "game": game,
         "token": access.token,
         "can_edit": access.can_edit,
-        "once": once_token(),
+        "csrf_token": CSRF_SLOT,
+        "once": ONCE_SLOT,
         "variant_name": NAMES[game.variant_id],
         "panel": None,
         "notice": "",
@@ -86,15 +89,39 @@ def render_game(
     """The sheet page, with a panel (a deal form, a confirmation) open over it or not.
 
     An htmx request gets the ``game`` partial only (the sheet and the panel), always with
-    status 200 so htmx swaps it; a plain request gets the whole page with ``status``.
+    status 200 so htmx swaps it; a plain request gets the whole page with ``status``. The
+    plain sheet (no panel, notice, message or typed settle-up amount) is kept in the cache
+    per game version and path: another phone opening it costs no rendering.
     """
-    context = game_context(request, access, panel=panel, notice=notice)
-    if partial_wanted(request):
-        response = render(request, f"{GAME_TEMPLATE}#game", context)
-        if request.method == "GET":
-            push_url(response, request.get_full_path())
-        return response
-    return render(request, GAME_TEMPLATE, context, status=status)
+    partial = partial_wanted(request)
+    plain = (
+        request.method == "GET"
+        and panel is None
+        and not notice
+        and status == 200
+        and "per_point" not in request.GET
+        and not has_messages(request)
+    )
+    key = page_key(request, access, partial=partial) if plain else None
+    found = get_html(key) if key is not None else None
+    if found is not None:
+        html = found[0]
+    else:
+        context = game_context(request, access, panel=panel, notice=notice)
+        template = f"{GAME_TEMPLATE}#game" if partial else GAME_TEMPLATE
+        html = render_to_string(template, context, request)
+        if key is not None and context["board"].current:
+            keep_html(key, html)
+    response = HttpResponse(fill(html, request, once_token()), status=200 if partial else status)
+    if partial and request.method == "GET":
+        push_url(response, request.get_full_path())
+    return response
+
+
+def has_messages(request: HttpRequest) -> bool:
+    """Whether messages wait to be shown (a page with them is this answer's own)."""
+    storage = getattr(request, "_messages", None)
+    return bool(storage is not None and len(storage))
 
 
 def to_sheet(access: Access) -> HttpResponse:

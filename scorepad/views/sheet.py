@@ -17,8 +17,9 @@ from rules.engine.cards import local_code, parse_card
 from rules.facts import NAMES
 
 from ..access import Access, actor, forbidden, game_view, remember_seen, resolve
+from ..board import fill
 from ..forms import once_token, small_int
-from ..models import AlreadyDone, Game, StaleVersion
+from ..models import AlreadyDone, StaleVersion, version_by_token
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
 from .common import game_context, game_url, render_game
@@ -37,9 +38,7 @@ def game_page(request: HttpRequest, access: Access) -> HttpResponse:
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
     rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
-    # No ORDER BY: a token matches at most one game.
-    found = Game.objects.by_token(token).order_by().values_list("version", flat=True)[:1]
-    current = next(iter(found), None)
+    current = version_by_token(token)
     if current is None:
         return HttpResponseStopPolling()
     if request.GET.get("v") == str(current):
@@ -48,7 +47,8 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     current = request.htmx.current_url_abs_path if request.htmx else None
     panel_open = bool(current and "/deals/" in current)
-    return HttpResponse(game_context(request, access, panel_open=panel_open)["board"].sheet)
+    sheet = game_context(request, access, panel_open=panel_open)["board"].sheet
+    return HttpResponse(fill(sheet, request, once_token()))
 
 
 def _describe(side: dict, names: dict[str, str]) -> str:

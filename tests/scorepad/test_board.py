@@ -128,6 +128,7 @@ def test_a_sheet_read_across_a_change_is_not_kept(game):
         shown = board(request, access, context)
         assert cache.get(board_key(access, hide_actions=False)) is None
     assert len(re.findall(r"<tr class=", shown.sheet)) == 2  # what was read is shown
+    assert not shown.current  # and the page made of it is not kept either
 
 
 def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
@@ -142,3 +143,46 @@ def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
     assert typed.status_code == 200 and 'value="0.25"' in typed.content.decode()
     plain = page(Client(), game.viewer_token)
     assert 'value="0.25"' not in plain
+
+
+def normalised(body: str) -> str:
+    """A page with its per-answer tokens blanked out."""
+    body = re.sub(r'(name="(?:csrfmiddlewaretoken|once)" value=")[^"]*', r"\1", body)
+    return re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', body)
+
+
+@pytest.mark.parametrize("creator", [True, False])
+def test_a_page_from_the_cache_is_the_page_rendered_fresh(client, game, creator):
+    record_classic(game, 0)
+    if creator:
+        own(client, game)
+    fresh = page(client, game.viewer_token)
+    cached = page(client, game.viewer_token)
+    assert normalised(cached) == normalised(fresh)
+    assert ('name="csrfmiddlewaretoken"' in cached) == creator
+    cache.clear()
+    assert normalised(page(client, game.viewer_token)) == normalised(fresh)
+
+
+def test_a_message_is_shown_once_and_never_kept_in_the_page(client, game):
+    own(client, game)
+    page(client, game.editor_token)  # the page without a message is now kept
+    body = page(client, game.editor_token)
+    response = client.post(
+        reverse("deal-undo", kwargs={"token": game.editor_token}),
+        {"version": hidden(body, "version"), "once": hidden(body, "once")},
+        follow=True,
+    )
+    assert "There is no deal to undo." in response.content.decode()
+    assert "There is no deal to undo." not in page(client, game.editor_token)
+    assert "There is no deal to undo." not in page(Client(), game.viewer_token)
+
+
+def test_the_htmx_partial_and_the_page_are_kept_apart(client, game):
+    record_classic(game, 0)
+    own(client, game)
+    url = reverse("game", kwargs={"token": game.editor_token})
+    for _ in range(2):
+        partial = client.get(url, headers={"HX-Request": "true"}).content.decode()
+        assert partial.lstrip().startswith('<div id="game"') and "<html" not in partial
+        assert "<html" in page(client, game.editor_token)
