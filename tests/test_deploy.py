@@ -38,3 +38,16 @@ def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off(tmp_pat
     )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_the_master_loads_templates_and_pages_without_touching_the_database():
+    """gunicorn's when_ready hook: without a database mark, any query here fails the test."""
+    from django.db import connection
+
+    from scorepad.warmup import template_names, warm
+
+    loaded = warm()
+    assert loaded["templates"] == len(template_names()) > 20
+    assert loaded["pages"] == 6 * (2 * 4 + 1)  # rules and summary per variant, and the index
+    assert "scorepad/game.html#sheet" in template_names()
+    assert connection.connection is None
