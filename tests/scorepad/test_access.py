@@ -2,6 +2,8 @@
 link, and an outsider (a wrong, revoked or other game's link)."""
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
 from scorepad.models import Deal, Game, GameEvent
@@ -76,12 +78,24 @@ def test_an_unknown_link_finds_nothing_and_changes_nothing(client, played, index
 
 
 @pytest.mark.parametrize("index", range(6))
-def test_another_games_editor_link_cannot_change_this_game(client, played, index):
+def test_another_games_viewer_link_is_refused_and_this_game_is_unchanged(client, played, index):
+    other = GameFactory(players=2)
+    before, other_before = snapshot(played), snapshot(other)
+    url, data = writes(played, other.viewer_token)[index]
+    assert client.post(url, data).status_code == 403
+    assert snapshot(played) == before and snapshot(other) == other_before
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_another_games_editor_link_reaches_only_that_game(client, played, index):
+    """A link names its game: with this game's form data, another game's editor link can at
+    most change that other game, never this one."""
     other = GameFactory(players=2)
     before = snapshot(played)
-    url, data = writes(played, other.viewer_token)[index]
+    url, data = writes(played, other.editor_token)[index]
     client.post(url, data)
-    assert snapshot(played) == before
+    assert snapshot(played)[:4] == before[:4]
+    assert list(played.deals.values_list("number", "went_out", "payment")) == before[4]
 
 
 def test_an_editor_link_can_record_a_deal(client, played):
@@ -97,14 +111,17 @@ def test_the_creators_phone_can_edit_through_the_viewer_link_too(creator, played
     assert GameEvent.objects.filter(game=played).first().actor == "creator"
 
 
-def test_a_replaced_editor_link_stops_working_at_once(client, played):
-    old = played.editor_token
-    played.replace_link("editor", version=played.version, once="r" * 22, actor=ACTOR)
+@pytest.mark.parametrize("which", ["editor", "viewer"])
+@pytest.mark.parametrize("index", range(6))
+def test_a_replaced_link_stops_working_at_once(client, played, which, index):
+    old = getattr(played, f"{which}_token")
+    played.replace_link(which, version=played.version, once="r" * 22, actor=ACTOR)
+    before = snapshot(played)
     assert client.get(reverse("game", kwargs={"token": old})).status_code == 404
-    url, data = writes(played, old)[0]
+    url, data = writes(played, old)[index]
     assert client.post(url, data).status_code == 404
-    played.refresh_from_db()
-    assert played.editor_token != old and len(played.editor_token) >= 22
+    assert snapshot(played) == before
+    assert getattr(played, f"{which}_token") != old
 
 
 def test_replacing_a_link_from_the_share_page_redirects_to_the_new_link(client, played):
@@ -134,10 +151,44 @@ def test_the_share_page_shows_only_the_viewer_link_to_a_viewer(client, played):
     assert "Replace" not in body
 
 
-def test_writes_need_the_csrf_token(played):
-    from django.test import Client
+def every_form(played):
+    """Every form that posts, with data it would accept: the game's six writes, a new game,
+    an import."""
+    exported = Client().get(reverse("game-export-json", kwargs={"token": played.viewer_token}))
+    return [
+        *writes(played, played.editor_token),
+        (
+            reverse("game-new"),
+            {
+                "variant": "classic",
+                "op": "start",
+                "seat": ["n:Ann", "n:Bo"],
+                "first_dealer": "draw",
+            },
+        ),
+        (reverse("game-import"), {"text": exported.content.decode()}),
+    ]
 
+
+def everything():
+    return (
+        Game.objects.count(),
+        list(Game.objects.values_list("pk", "version", "status", "editor_token")),
+        Deal.objects.count(),
+        GameEvent.objects.count(),
+    )
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_every_form_needs_its_csrf_token(played, index):
     strict = Client(enforce_csrf_checks=True)
-    url, data = writes(played, played.editor_token)[0]
-    assert strict.post(url, data).status_code == 403
-    assert played.deals.count() == 1
+    url, data = every_form(played)[index]
+    before = everything()
+    response = strict.post(url, data)
+    assert response.status_code == 403
+    assert everything() == before
+    # The same post with the token of the phone's cookie is let through.
+    strict.get(reverse("game", kwargs={"token": played.editor_token}))
+    token = strict.cookies[settings.CSRF_COOKIE_NAME].value
+    assert strict.post(url, {**data, "csrfmiddlewaretoken": token}).status_code != 403
+    assert everything() != before
