@@ -16,6 +16,7 @@ produce) and each answer puts its own tokens in.
 from __future__ import annotations
 
 import hashlib
+import logging
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -33,6 +35,7 @@ from django.utils.translation import get_language
 from .models import Game
 from .sheet import Sheet, build_sheet, sheet_prefetch
 
+log = logging.getLogger(__name__)
 CSRF_SLOT = mark_safe("<!--csrf-token-->")
 ONCE_SLOT = mark_safe("<!--once-token-->")
 TIMEOUT = 60 * 60 * 6  # a version nobody opens for hours is not worth keeping
@@ -42,14 +45,16 @@ PARTS = ("sheet", "nav")  # the partials of TEMPLATE that make a Board
 
 def _code_stamp() -> str:
     """A digest of everything the HTML depends on besides the game: templates, compiled
-    translations and the Python that arranges the sheet. A deploy that changes any of
-    them starts from fresh cache entries; hosts running the same code share them."""
+    translations, the Python that arranges the sheet, and the static files whose hashed
+    names the page links to. A deploy that changes any of them starts from fresh cache
+    entries; hosts running the same code share them."""
     root = Path(settings.BASE_DIR)
     files = [
         *root.glob("templates/**/*.html"),
         *root.glob("locale/*/LC_MESSAGES/django.mo"),
         *root.glob("scorepad/**/*.py"),
         *root.glob("rules/**/*.py"),
+        *(path for path in root.glob("static/**/*") if path.is_file()),
     ]
     digest = hashlib.sha256()
     for path in sorted(files):
@@ -97,8 +102,14 @@ def get_html(key: str) -> tuple[str, ...] | None:
 
 
 def keep_html(key: str, *parts: str) -> None:
+    """Keep HTML for the next request, if the cache takes it: it only saves work, so a cache
+    that cannot write now (a busy database) costs this answer nothing."""
     # Compressed: a sheet of many deals is tens of KB of HTML, a few KB in the cache.
-    cache.set(key, tuple(zlib.compress(part.encode(), 1) for part in parts), TIMEOUT)
+    value = tuple(zlib.compress(part.encode(), 1) for part in parts)
+    try:
+        cache.set(key, value, TIMEOUT)
+    except DatabaseError:
+        log.warning("the rendered sheet was not kept: the cache could not be written")
 
 
 def fill(html: str, request: HttpRequest, once: str) -> str:

@@ -186,3 +186,17 @@ def test_the_htmx_partial_and_the_page_are_kept_apart(client, game):
         partial = client.get(url, headers={"HX-Request": "true"}).content.decode()
         assert partial.lstrip().startswith('<div id="game"') and "<html" not in partial
         assert "<html" in page(client, game.editor_token)
+
+
+def test_a_cache_that_cannot_be_written_costs_the_page_nothing(client, game, monkeypatch, caplog):
+    from django.db import OperationalError
+
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    record_classic(game, 0)
+    monkeypatch.setattr(cache, "set", locked)
+    for _ in range(2):
+        body = page(client, game.viewer_token)
+        assert "Standings" in body and body.count("<tr class=") == 1
+    assert "was not kept" in caplog.text
