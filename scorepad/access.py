@@ -16,8 +16,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from .models import Actor, Game
-from .sheet import load_game
+from .models import Actor, Game, game_by_token
+from .sheet import sheet_prefetch
 
 CREATED = "scorepad_games"  # ids of the games this phone created
 SEEN = "scorepad_seen"  # cookie: the links this phone opened, newest last, "."-separated
@@ -84,9 +84,7 @@ def actor(request: HttpRequest, access: Access) -> Actor:
 
 def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
     """The game behind a link and this phone's rights on it; 404 for an unknown link."""
-    # No ORDER BY: a token is one game's at most.
-    queryset = Game.objects.by_token(token).order_by()
-    game = load_game(queryset) if full else next(iter(queryset[:1]), None)
+    game = game_by_token(token, sheet_prefetch() if full else ())
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):

@@ -8,9 +8,15 @@ is at that version: it is kept in the configured cache (the database cache, shar
 worker and host) under the game, its version, the link, the language and the editing
 rights, and under a stamp of the code and translations that rendered it.
 
+Two layers: the *board* (the sheet and the game's navigation, kept per link and rights,
+used by every view that shows the sheet: the page, its forms, the live update) and the
+*page* (the whole plain game page or its htmx partial, kept per path and rights, so a
+repeat view renders no template at all). Neither is kept when the rows were read across a
+change (``still_at``).
+
 The forms of the sheet carry the requester's CSRF token and a one-time form token; the
 cached HTML holds markers in their place (HTML comments, which no escaped text can
-produce) and each answer puts its own tokens in.
+produce) and each answer puts its own tokens in (``fill``).
 """
 
 from __future__ import annotations

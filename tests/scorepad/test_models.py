@@ -140,3 +140,23 @@ def test_drawing_for_the_dealer_gives_the_highest_card_the_deal_in_the_nordic_ga
         }
         assert values[draw.dealer] == max(values.values())
         assert list(values.values()).count(values[draw.dealer]) == 1
+
+
+def test_the_game_behind_a_link_comes_whole_from_the_written_out_query():
+    from django.db.models import Prefetch
+
+    from scorepad.models import Seat, game_by_token, version_by_token
+
+    game = GameFactory(variant_id="contract-nordic", players=3)
+    stored = Game.objects.get(pk=game.pk)
+    for token in (game.viewer_token, game.editor_token):
+        found = game_by_token(token)
+        assert found == stored
+        for field in Game._meta.concrete_fields:
+            assert getattr(found, field.attname) == getattr(stored, field.attname)
+        assert isinstance(found.schedule, list) and found.created_at.tzinfo is not None
+        assert version_by_token(token) == game.version
+    assert game_by_token("x" * 24) is None and version_by_token("x" * 24) is None
+    seats = Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    found = game_by_token(game.viewer_token, [seats])
+    assert len(found._prefetched_objects_cache["seats"]) == 3
