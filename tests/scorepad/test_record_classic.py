@@ -30,6 +30,16 @@ def test_the_form_offers_who_went_out_the_rows_and_the_card_grid(creator, game):
     assert 'aria-label="queen of hearts"' in body and 'data-card="QH"' in body
 
 
+def test_the_card_grid_speaks_the_page_language_with_the_rules_pages_words(creator, game):
+    from rules.engine.cards import Card
+    from rules.pages.words import card_name
+
+    german = url(game).replace("/en/", "/de/", 1)
+    body = creator.get(german).content.decode()
+    assert 'aria-label="Herz-Dame"' in body and 'data-card="QH"' in body
+    assert f'aria-label="{card_name(Card(1, "S"), "de")}"' in body  # Pik-Ass
+
+
 def test_the_sheets_example_one_joker_and_one_wild_two_pays_four_each(creator, game):
     data = classic_form_data(game, 0, wild_twos=1, jokers=1)
     response = creator.post(url(game), data)
