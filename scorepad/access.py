@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import wraps
 
@@ -82,9 +83,12 @@ def actor(request: HttpRequest, access: Access) -> Actor:
     return Actor(role=role, device=device(request))
 
 
-def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
-    """The game behind a link and this phone's rights on it; 404 for an unknown link."""
-    game = game_by_token(token, sheet_prefetch() if full else ())
+def resolve(
+    request: HttpRequest, token: str, *, full: bool = True, rendered: Sequence[str] = ()
+) -> Access:
+    """The game behind a link and this phone's rights on it; 404 for an unknown link. With
+    ``full`` its sheet's rows come along, with ``rendered`` the HTML kept under those keys."""
+    game = game_by_token(token, sheet_prefetch() if full else (), rendered)
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):

@@ -1,27 +1,28 @@
-"""The rendered sheet of a game, kept in the shared cache per game version.
+"""The rendered sheet of a game, kept in the database per game version.
 
 Rendering the sheet (a table of every deal, standings, chart) is most of the cost of the
 game page and of the live update that follows a change, and every phone at the table asks
 for the same sheet. A game's ``version`` changes with every change of its sheet, in the
 same transaction, so the HTML rendered at one version stays right for as long as the game
-is at that version: it is kept in the configured cache (the database cache, shared by every
-worker and host) under the game, its version, the link, the language and the editing
-rights, and under a stamp of the code and translations that rendered it.
+is at that version: it is kept in the table of ``RenderedSheet`` (shared by every worker
+and host) under the game and its version, with a key naming what it is, for which link,
+language and rights, and a stamp of the code and translations that rendered it.
 
-Two layers: the *board* (the sheet and the game's navigation, kept per link and rights,
-used by every view that shows the sheet: the page, its forms, the live update) and the
-*page* (the whole plain game page or its htmx partial, kept per path and rights, so a
-repeat view renders no template at all). Neither is kept when the rows were read across a
-change (``still_at``).
+Two kinds: the *board* (the sheet and the game's navigation, used by every view that shows
+the sheet: the page, its forms, the live update) and the *page* (the whole plain game page
+or its htmx partial, so a repeat view renders no template at all). The game page asks for
+its game and its kept page in one query (``game_by_token`` with ``rendered``). Nothing is
+kept when the rows were read across a change (``still_at``).
 
 The forms of the sheet carry the requester's CSRF token and a one-time form token; the
-cached HTML holds markers in their place (HTML comments, which no escaped text can
-produce) and each answer puts its own tokens in (``fill``).
+kept HTML holds markers in their place (HTML comments, which no escaped text can produce)
+and each answer puts its own tokens in (``fill``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import zlib
 from collections.abc import Callable
@@ -29,8 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -38,7 +38,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from .models import Game
+from .models import Game, RenderedSheet
 from .sheet import Sheet, build_sheet, sheet_prefetch
 
 log = logging.getLogger(__name__)
@@ -84,38 +84,57 @@ class Board:
     current: bool = True
 
 
-def _key(kind: str, access, *parts) -> str:
-    game = access.game
-    return ":".join(map(str, (kind, STAMP, game.pk, game.version, get_language(), *parts)))
+def _key(kind: str, *parts) -> str:
+    return ":".join(map(str, (kind, STAMP, get_language(), *parts)))
 
 
 def board_key(access, *, hide_actions: bool) -> str:
-    return _key("board", access, access.token, int(access.can_edit), int(hide_actions))
+    return _key("board", access.token, int(access.can_edit), int(hide_actions))
 
 
-def page_key(request: HttpRequest, access, *, partial: bool) -> str:
-    """The whole game page (or its ``game`` partial for htmx): the same for every request
-    of this path at this version but for the token markers and the messages, which a
-    cached page never has."""
-    path = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
-    return _key("page", access, int(access.can_edit), int(partial), path)
+def page_key(request: HttpRequest, token: str, *, can_edit: bool, partial: bool) -> str | None:
+    """The key of the game page (or its ``game`` partial for htmx) at this request's path, or
+    None when the request is not a plain one: a query string (a settle-up amount) makes the
+    page this answer's own. Messages and panels are for the caller to rule out."""
+    if request.method != "GET" or request.META.get("QUERY_STRING"):
+        return None
+    return _key("page", token, int(can_edit), int(partial))
 
 
-def get_html(key: str) -> tuple[str, ...] | None:
-    """The parts of HTML kept under ``key``, or None."""
-    found = cache.get(key)
-    return None if found is None else tuple(zlib.decompress(part).decode() for part in found)
+def page_keys(request: HttpRequest, token: str, *, partial: bool) -> list[str]:
+    """The page keys for both rights (asked for before the game says which applies)."""
+    keys = (page_key(request, token, can_edit=e, partial=partial) for e in (False, True))
+    return [key for key in keys if key is not None]
 
 
-def keep_html(key: str, *parts: str) -> None:
-    """Keep HTML for the next request, if the cache takes it: it only saves work, so a cache
-    that cannot write now (a busy database) costs this answer nothing."""
-    # Compressed: a sheet of many deals is tens of KB of HTML, a few KB in the cache.
-    value = tuple(zlib.compress(part.encode(), 1) for part in parts)
+def get_html(game: Game, key: str) -> tuple[str, ...] | None:
+    """The parts of HTML kept for ``game`` at its version under ``key``, or None; from
+    ``game.rendered`` when the query that found the game brought it along."""
+    known = getattr(game, "rendered", {})
+    if key in known:
+        blob = known[key]
+    else:
+        found = RenderedSheet.objects.filter(game_id=game.pk, version=game.version, key=key)
+        blob = next(iter(found.values_list("html", flat=True)[:1]), None)
+    return None if blob is None else tuple(json.loads(zlib.decompress(bytes(blob))))
+
+
+def keep_html(game: Game, version: int, key: str, *parts: str) -> None:
+    """Keep HTML rendered at ``version`` for the next request, and drop the game's rows of
+    other versions or other code. It only saves work, so a database that cannot take the
+    write now (busy) costs this answer nothing."""
+    # Compressed: a sheet of many deals is tens of KB of HTML, a few KB kept.
+    blob = zlib.compress(json.dumps(parts).encode(), 1)
     try:
-        cache.set(key, value, TIMEOUT)
+        with transaction.atomic():
+            RenderedSheet.objects.bulk_create(
+                [RenderedSheet(game_id=game.pk, version=version, key=key, html=blob)],
+                ignore_conflicts=True,
+            )
+            stale = RenderedSheet.objects.filter(game_id=game.pk)
+            stale.exclude(version=version, key__contains=f":{STAMP}:").delete()
     except DatabaseError:
-        log.warning("the rendered sheet was not kept: the cache could not be written")
+        log.warning("the rendered sheet was not kept: the database could not take it now")
 
 
 def fill(html: str, request: HttpRequest, once: str) -> str:
@@ -149,7 +168,7 @@ def board(
     """
     hide_actions = bool(context.get("panel") or context.get("panel_open"))
     key = board_key(access, hide_actions=hide_actions) if cacheable else None
-    found = get_html(key) if key is not None else None
+    found = get_html(access.game, key) if key is not None else None
     if found is not None:
         sheet_html, nav_html = found
         return Board(mark_safe(sheet_html), mark_safe(nav_html))
@@ -165,7 +184,7 @@ def board(
     parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
     current = still_at(access.game, version)
     if key is not None and current:
-        keep_html(key, *parts)
+        keep_html(access.game, version, key, *parts)
     return Board(mark_safe(parts[0]), mark_safe(parts[1]), current)
 
 

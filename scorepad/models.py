@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import F, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -307,46 +307,6 @@ class Actor:
     device: str = ""
 
 
-# --- the game behind a link: the queries of every request, written out -------------------
-# Building a query through the ORM costs more than running it (about 0.3 ms against 0.1 ms
-# on PostgreSQL), and every page, form and live update starts by finding its game.
-
-
-def game_by_token(token: str, prefetch: Sequence[Prefetch] = ()) -> Game | None:
-    """The game a viewer or editor link leads to, or None (a raw query: the ORM still turns
-    the row into a Game and prefetches ``prefetch``)."""
-    found = Game.objects.raw(_GAME_SQL, [token, token])
-    if prefetch:
-        found = found.prefetch_related(*prefetch)
-    return next(iter(found), None)
-
-
-def version_by_token(token: str) -> int | None:
-    """The version of the game behind a link, or None: the live update's one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [token, token])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
-def _by_token_sql(columns: Sequence[str]) -> str:
-    """SELECT ``columns`` of the game whose viewer or editor token is the parameter (twice).
-    A token is one game's at most: no ORDER BY."""
-    quote = connection.ops.quote_name
-
-    def column(name: str) -> str:
-        return quote(Game._meta.get_field(name).column)
-
-    return (
-        f"SELECT {', '.join(columns)} FROM {quote(Game._meta.db_table)} "
-        f"WHERE {column('viewer_token')} = %s OR {column('editor_token')} = %s LIMIT 1"
-    )
-
-
-_GAME_SQL = _by_token_sql([connection.ops.quote_name(f.column) for f in Game._meta.concrete_fields])
-_VERSION_SQL = _by_token_sql([connection.ops.quote_name(Game._meta.get_field("version").column)])
-
-
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
@@ -504,3 +464,100 @@ class GameEvent(models.Model):
     @property
     def actor_label(self) -> str:
         return str(self.ACTORS.get(self.actor, self.actor))
+
+
+class RenderedSheet(models.Model):
+    """HTML rendered from a game at one version (scorepad/board.py), kept for the next
+    request of any worker or host: the game page, its htmx partial, or the sheet and the
+    game's navigation. ``key`` says which, for which link, language and rights, rendered by
+    which code; rows of other versions are never read and are pruned when a new one is kept.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+    key = models.CharField(max_length=120)
+    html = models.BinaryField()  # zlib-compressed JSON: the list of HTML parts
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version", "key"], name="rendered_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} of game {self.game_id} at version {self.version}"
+
+
+# --- the game behind a link: the queries of every request, written out -------------------
+# Building a query through the ORM costs more than running it (about 0.3 ms against 0.1 ms
+# on PostgreSQL), and every page, form and live update starts by finding its game.
+
+
+def game_by_token(
+    token: str, prefetch: Sequence[Prefetch] = (), rendered: Sequence[str] = ()
+) -> Game | None:
+    """The game a viewer or editor link leads to, or None (a raw query: the ORM still turns
+    the row into a Game and prefetches ``prefetch``).
+
+    With ``rendered`` keys, the same query brings the game's HTML kept under those keys at
+    its current version: ``game.rendered`` maps each key asked for to its compressed HTML,
+    or to None when nothing is kept under it.
+    """
+    if not rendered:
+        found = Game.objects.raw(_GAME_SQL, [token, token])
+        if prefetch:
+            found = found.prefetch_related(*prefetch)
+        return next(iter(found), None)
+    rows = list(Game.objects.raw(_game_with_rendered_sql(len(rendered)), [*rendered, token, token]))
+    if not rows:
+        return None
+    game = rows[0]
+    game.rendered = dict.fromkeys(rendered)
+    for row in rows:
+        if row.rendered_key is not None:
+            game.rendered[row.rendered_key] = bytes(row.rendered_html)
+    if prefetch:
+        prefetch_related_objects([game], *prefetch)
+    return game
+
+
+def version_by_token(token: str) -> int | None:
+    """The version of the game behind a link, or None: the live update's one query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_VERSION_SQL, [token, token])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def _quote_field(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
+
+
+def _by_token_sql(columns: Sequence[str], join: str = "", limit: str = " LIMIT 1") -> str:
+    """SELECT ``columns`` of the game whose viewer or editor token is the parameter (twice),
+    from the games table named ``g``. A token is one game's at most: no ORDER BY."""
+    return (
+        f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(Game._meta.db_table)} g"
+        f"{join} WHERE g.{_quote_field(Game, 'viewer_token')} = %s"
+        f" OR g.{_quote_field(Game, 'editor_token')} = %s{limit}"
+    )
+
+
+@lru_cache(maxsize=8)
+def _game_with_rendered_sql(keys: int) -> str:
+    """The game and, one row per key found, its HTML kept at its version (``keys`` of them)."""
+    quote = connection.ops.quote_name
+    r = RenderedSheet
+    join = (
+        f" LEFT JOIN {quote(r._meta.db_table)} r"
+        f" ON r.{_quote_field(r, 'game')} = g.{_quote_field(Game, 'id')}"
+        f" AND r.{_quote_field(r, 'version')} = g.{_quote_field(Game, 'version')}"
+        f" AND r.{_quote_field(r, 'key')} IN ({', '.join(['%s'] * keys)})"
+    )
+    columns = [*_GAME_COLUMNS, f"r.{_quote_field(r, 'key')} AS rendered_key"]
+    columns.append(f"r.{_quote_field(r, 'html')} AS rendered_html")
+    return _by_token_sql(columns, join, limit="")
+
+
+_GAME_COLUMNS = [f"g.{connection.ops.quote_name(f.column)}" for f in Game._meta.concrete_fields]
+_GAME_SQL = _by_token_sql(_GAME_COLUMNS)
+_VERSION_SQL = _by_token_sql([f"g.{_quote_field(Game, 'version')}"])

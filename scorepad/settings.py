@@ -148,7 +148,7 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorepad_cache",
-        # Rendered sheets (scorepad/board.py, a few KB each) and rate-limit counters.
+        # Rate-limit counters (the rendered sheets are kept in a table of their own).
         "OPTIONS": {"MAX_ENTRIES": 5000},
     }
 }

@@ -90,28 +90,23 @@ def render_game(
 
     An htmx request gets the ``game`` partial only (the sheet and the panel), always with
     status 200 so htmx swaps it; a plain request gets the whole page with ``status``. The
-    plain sheet (no panel, notice, message or typed settle-up amount) is kept in the cache
-    per game version and path: another phone opening it costs no rendering.
+    plain sheet (no panel, notice, message or query) is kept per game version: another
+    phone opening it costs no rendering.
     """
     partial = partial_wanted(request)
-    plain = (
-        request.method == "GET"
-        and panel is None
-        and not notice
-        and status == 200
-        and "per_point" not in request.GET
-        and not has_messages(request)
-    )
-    key = page_key(request, access, partial=partial) if plain else None
-    found = get_html(key) if key is not None else None
+    key = None
+    if panel is None and not notice and status == 200 and not has_messages(request):
+        key = page_key(request, access.token, can_edit=access.can_edit, partial=partial)
+    found = get_html(access.game, key) if key is not None else None
     if found is not None:
         html = found[0]
     else:
+        version = access.game.version
         context = game_context(request, access, panel=panel, notice=notice)
         template = f"{GAME_TEMPLATE}#game" if partial else GAME_TEMPLATE
         html = render_to_string(template, context, request)
         if key is not None and context["board"].current:
-            keep_html(key, html)
+            keep_html(access.game, version, key, html)
     response = HttpResponse(fill(html, request, once_token()), status=200 if partial else status)
     if partial and request.method == "GET":
         push_url(response, request.get_full_path())

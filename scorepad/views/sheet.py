@@ -17,17 +17,19 @@ from rules.engine.cards import local_code, parse_card
 from rules.facts import NAMES
 
 from ..access import Access, actor, forbidden, game_view, remember_seen, resolve
-from ..board import fill
+from ..board import fill, page_keys
 from ..forms import once_token, small_int
 from ..models import AlreadyDone, StaleVersion, version_by_token
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, render_game
+from .common import game_context, game_url, partial_wanted, render_game
 
 
 @require_GET
-@game_view(full=False)
-def game_page(request: HttpRequest, access: Access) -> HttpResponse:
+def game_page(request: HttpRequest, token: str) -> HttpResponse:
+    # One query: the game, and its page as kept at its version if it is.
+    rendered = page_keys(request, token, partial=partial_wanted(request))
+    access = resolve(request, token, full=False, rendered=rendered)
     response = render_game(request, access)
     if access.via != "creator":
         remember_seen(request, response, access.token)

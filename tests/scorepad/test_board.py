@@ -5,7 +5,6 @@ import re
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.middleware.csrf import _does_token_match
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -13,7 +12,7 @@ from django.utils import translation
 
 from scorepad.access import Access
 from scorepad.board import CSRF_SLOT, ONCE_SLOT, board, board_key
-from scorepad.models import Game
+from scorepad.models import Game, RenderedSheet
 from tests.factories import GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
 
@@ -72,9 +71,10 @@ def test_the_sheet_is_kept_once_per_version_and_a_change_shows_at_once(client, g
     access = Access(game, game.editor_token, "editor", "creator")
     with translation.override("en"):
         key = board_key(access, hide_actions=False)
-    assert cache.get(key) is None
+    kept = RenderedSheet.objects.filter(game=game, version=game.version, key=key)
+    assert not kept.exists()
     page(client, game.editor_token)
-    assert cache.get(key) is not None
+    assert kept.exists()
     record_classic(game, 1)
     body = page(client, game.editor_token)
     assert "Record deal 3" in body and "Undo deal 2" in body
@@ -126,7 +126,7 @@ def test_a_sheet_read_across_a_change_is_not_kept(game):
     }
     with translation.override("en"):
         shown = board(request, access, context)
-        assert cache.get(board_key(access, hide_actions=False)) is None
+        assert not RenderedSheet.objects.exists()
     assert len(re.findall(r"<tr class=", shown.sheet)) == 2  # what was read is shown
     assert not shown.current  # and the page made of it is not kept either
 
@@ -160,7 +160,7 @@ def test_a_page_from_the_cache_is_the_page_rendered_fresh(client, game, creator)
     cached = page(client, game.viewer_token)
     assert normalised(cached) == normalised(fresh)
     assert ('name="csrfmiddlewaretoken"' in cached) == creator
-    cache.clear()
+    RenderedSheet.objects.all().delete()
     assert normalised(page(client, game.viewer_token)) == normalised(fresh)
 
 
@@ -188,15 +188,55 @@ def test_the_htmx_partial_and_the_page_are_kept_apart(client, game):
         assert "<html" in page(client, game.editor_token)
 
 
-def test_a_cache_that_cannot_be_written_costs_the_page_nothing(client, game, monkeypatch, caplog):
+def test_a_database_too_busy_to_keep_the_sheet_costs_the_page_nothing(
+    client, game, monkeypatch, caplog
+):
     from django.db import OperationalError
 
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
     record_classic(game, 0)
-    monkeypatch.setattr(cache, "set", locked)
+    monkeypatch.setattr(RenderedSheet.objects, "bulk_create", locked)
     for _ in range(2):
         body = page(client, game.viewer_token)
         assert "Standings" in body and body.count("<tr class=") == 1
     assert "was not kept" in caplog.text
+
+
+def test_the_game_page_is_one_query_for_a_viewer_and_old_versions_are_dropped(
+    client, game, django_assert_num_queries
+):
+    record_classic(game, 0)
+    viewer = Client()
+    page(viewer, game.viewer_token)  # rendered and kept
+    with django_assert_num_queries(1):  # the game and its kept page together
+        page(viewer, game.viewer_token)
+    kept_before = set(RenderedSheet.objects.values_list("version", flat=True))
+    record_classic(game, 1)
+    page(viewer, game.viewer_token)
+    game.refresh_from_db()
+    assert kept_before == {game.version - 1}
+    assert set(RenderedSheet.objects.values_list("version", flat=True)) == {game.version}
+
+
+def test_a_query_string_is_never_kept(client, game):
+    record_classic(game, 0)
+    for n in range(3):
+        assert (
+            client.get(
+                reverse("game", kwargs={"token": game.viewer_token}) + f"?utm={n}"
+            ).status_code
+            == 200
+        )
+    assert not RenderedSheet.objects.filter(key__startswith="page").exists()
+
+
+def test_a_viewers_page_carries_no_csrf_token_and_sets_no_cookie(game):
+    record_classic(game, 0)
+    viewer, editor = Client(), Client()
+    for _ in range(2):  # rendered, then kept
+        assert "X-CSRFToken" not in page(viewer, game.viewer_token)
+        assert "X-CSRFToken" in page(editor, game.editor_token)
+    assert settings.CSRF_COOKIE_NAME not in viewer.cookies
+    assert settings.CSRF_COOKIE_NAME in editor.cookies

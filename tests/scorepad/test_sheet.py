@@ -11,11 +11,11 @@ from tests.scorepad.conftest import own
 
 pytestmark = pytest.mark.django_db
 
-SHEET_QUERIES = 3  # session, game, the page rendered at the game's version (cache)
-# The first view of a version: session, game, page and sheet cache misses, seats with
-# players, deals, scores, the version again (is the HTML that version's?), and two cache
-# writes (the sheet, the page: count, savepoint, look-up, insert, release each).
-SHEET_QUERIES_FIRST = 18
+SHEET_QUERIES = 2  # the session, and the game with its page as kept at its version
+# The first view of a version: session, game (no page kept), the sheet (not kept either),
+# seats with players, deals, scores, the version again (is the HTML that version's?), and
+# keeping the sheet and the page (insert, drop other versions, in a savepoint each).
+SHEET_QUERIES_FIRST = 16
 
 
 def played(players: int, deals: int):
