@@ -12,7 +12,7 @@ concurrent clients (threads, one http.client connection each) for a fixed time a
 
 * the bare page ``/bench/bare`` (a fixed HttpResponse, no template, no database),
 * the game page through its viewer link, as a returning viewer (keeps its cookies) and as a
-  new visitor (no cookies: it is sent new CSRF and opened-links cookies every time), and
+  new visitor (no cookies: it is sent the opened-links cookie every time), and
   through its editor link (the page with the forms, their tokens filled in per answer),
 * the live-update endpoint with the current version (the "unchanged" 204),
 * ``POST /api/check`` with a classic 16-card hand.
