@@ -162,9 +162,9 @@ def board(
     """The sheet and navigation of ``access.game``, with the token markers in their forms.
 
     ``context`` is the template context of the page; the sheet is built (and ``extra``
-    called with it for more context) only when the cache has nothing for this version, or
-    when the answer depends on more than the version (``cacheable`` false: a settle-up
-    amount typed into the page).
+    called with it for more context) only when nothing is kept for this version, or when
+    the answer depends on more than the version (``cacheable`` false: a settle-up amount
+    typed into the page).
     """
     hide_actions = bool(context.get("panel") or context.get("panel_open"))
     key = board_key(access, hide_actions=hide_actions) if cacheable else None

@@ -33,8 +33,8 @@ def partial_wanted(request: HttpRequest) -> bool:
 
 def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:
     """The game page's context, with markers for the CSRF and one-time form tokens (``fill``
-    puts each answer's own in); its ``board`` (sheet and navigation) comes from the cache
-    while the game stays at the version it was rendered at."""
+    puts each answer's own in); its ``board`` (sheet and navigation) is rendered once per
+    game version and kept (scorepad/board.py)."""
     game = access.game
     context: dict[str, Any] = {
         "access": access,

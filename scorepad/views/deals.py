@@ -27,6 +27,7 @@ def _stale_notice() -> str:
 
 
 def _panel(access: Access, form: DealForm, url: str, number: int | None, preview: bool = False):
+    next_number = len(access.game.deals.all()) + 1
     return {
         "kind": "deal",
         "form": form,
@@ -34,8 +35,8 @@ def _panel(access: Access, form: DealForm, url: str, number: int | None, preview
         "number": number,
         "preview": preview,
         "is_classic": access.game.variant_id == "classic",
-        "next_number": len(access.game.deals.all()) + 1,
-        "spec": access.game.deal_spec(number or len(access.game.deals.all()) + 1),
+        "next_number": next_number,
+        "spec": access.game.deal_spec(number or next_number),
     }
 
 
