@@ -44,7 +44,6 @@ from .sheet import Sheet, build_sheet, sheet_prefetch
 log = logging.getLogger(__name__)
 CSRF_SLOT = mark_safe("<!--csrf-token-->")
 ONCE_SLOT = mark_safe("<!--once-token-->")
-TIMEOUT = 60 * 60 * 6  # a version nobody opens for hours is not worth keeping
 TEMPLATE = "scorepad/game.html"
 PARTS = ("sheet", "nav")  # the partials of TEMPLATE that make a Board
 
@@ -52,8 +51,8 @@ PARTS = ("sheet", "nav")  # the partials of TEMPLATE that make a Board
 def _code_stamp() -> str:
     """A digest of everything the HTML depends on besides the game: templates, compiled
     translations, the Python that arranges the sheet, and the static files whose hashed
-    names the page links to. A deploy that changes any of them starts from fresh cache
-    entries; hosts running the same code share them."""
+    names the page links to. A deploy that changes any of them keeps its HTML under new
+    keys; hosts running the same code share them."""
     root = Path(settings.BASE_DIR)
     files = [
         *root.glob("templates/**/*.html"),
@@ -77,7 +76,7 @@ class Board:
     """The two parts of the game page that come from the sheet: the sheet itself (also the
     live update's answer) and the game's navigation (its checker link names the next deal).
     Their forms hold the token markers; ``current`` says the HTML is certainly that of the
-    game's version (from the cache, or rendered with no change in between)."""
+    game's version (kept at it, or rendered with no change in between)."""
 
     sheet: SafeString
     nav: SafeString
