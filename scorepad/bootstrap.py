@@ -1,6 +1,6 @@
 """The README's two commands, runnable with the system Python before anything is installed.
 
-    python3 manage.py serve      set up (virtualenv, install, migrate) and run on :8000
+    python3 manage.py serve      set up (virtualenv, install, migrate) and host the table
     python3 manage.py runtests   install what the tests need, run ruff and the whole suite
 
 Plain standard library only: this runs before Django exists in the virtualenv.
@@ -81,22 +81,191 @@ def _manage(*args: str, env: dict) -> None:
     _run(VENV_PYTHON if VENV_PYTHON.exists() else sys.executable, "manage.py", *args, env=env)
 
 
+SERVE_HELP = """\
+usage: python3 manage.py serve [--local] [--port PORT] [--address ADDRESS] [--workers N]
+
+Set up (virtual environment, translations, static files, database in data/) and host the
+app for a card table: every phone on the same Wi-Fi opens the address printed, or scans
+its QR code. Ctrl-C stops it; the games stay in data/.
+
+options:
+  --local            serve this computer only (127.0.0.1); also SERVE_LOCAL=true
+  --port PORT        the port (default 8000; also PORT)
+  --address ADDRESS  the address the phones use, when the one found is not right
+                     (also TABLE_ADDRESS)
+  --workers N        gunicorn worker processes (default 2, each with 4 threads;
+                     also GUNICORN_WORKERS)
+  -h, --help         show this help and do nothing else
+
+Behind a proxy or on a hosted server, set PUBLIC_URL (e.g. https://cards.example.org)
+so that shared links and QR codes use it; see the README for gunicorn with PostgreSQL.
+"""
+
+
+def _serve_options(argv: list[str]) -> dict | None:
+    """The options of ``serve`` (None after --help was printed); a bad one exits with 2."""
+    options = {
+        "local": _env_flag("SERVE_LOCAL"),
+        "port": os.environ.get("PORT", "8000"),
+        "address": os.environ.get("TABLE_ADDRESS", ""),
+        "workers": os.environ.get("GUNICORN_WORKERS", "2"),
+    }
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        name, _, value = arg.partition("=")
+        if name in ("-h", "--help"):
+            print(SERVE_HELP, end="")
+            return None
+        if name == "--local":
+            options["local"] = True
+        elif name in ("--port", "--address", "--workers"):
+            if not value:
+                if not args:
+                    _usage_error(f"{name} needs a value")
+                value = args.pop(0)
+            options[name[2:]] = value
+        else:
+            _usage_error(f"unknown option {arg!r}")
+    for name in ("port", "workers"):
+        if not options[name].isdigit() or not (0 < int(options[name]) < 65536):
+            _usage_error(f"--{name} takes a whole number, not {options[name]!r}")
+    return options
+
+
+def _usage_error(text: str) -> None:
+    print(f"serve: {text} (python3 manage.py serve --help lists the options)", file=sys.stderr)
+    sys.exit(2)
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def lan_addresses() -> list[str]:
+    """This computer's IPv4 addresses on its networks (not loopback, not link-local),
+    the Wi-Fi and Ethernet ones first: where the phones at the table can reach it."""
+    import ipaddress
+    import socket
+
+    found: list[tuple[int, str]] = []
+    try:
+        import fcntl
+        import struct
+
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for _index, name in socket.if_nameindex():
+            try:
+                packed = fcntl.ioctl(
+                    probe.fileno(), 0x8915, struct.pack("256s", name[:15].encode())
+                )
+            except OSError:
+                continue  # no IPv4 address on this interface
+            virtual = name.startswith(("docker", "br-", "virbr", "veth", "lxc", "tun", "tap"))
+            found.append((int(virtual), socket.inet_ntoa(packed[20:24])))
+        probe.close()
+    except (ImportError, OSError, AttributeError):
+        pass  # not Linux: ask the name service instead
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append((2, info[4][0]))
+    except OSError:
+        pass
+    addresses: list[str] = []
+    for _rank, text in sorted(found, key=lambda item: item[0]):
+        address = ipaddress.ip_address(text)
+        if address.is_loopback or address.is_link_local or address.is_unspecified:
+            continue
+        if text not in addresses:
+            addresses.append(text)
+    return addresses
+
+
+def _host_names() -> list[str]:
+    import socket
+
+    name = socket.gethostname().split(".")[0]
+    return [name, f"{name}.local"] if name and name != "localhost" else []
+
+
+def _banner(urls: list[str], local_url: str, local_only: bool) -> str:
+    """What the terminal shows once the server answers: the address and a QR code of it."""
+    lines = ["", "Continental is ready.", f"  On this computer:  {local_url}"]
+    if local_only:
+        lines.append("  Only this computer can open it (--local).")
+    elif urls:
+        import io
+
+        import segno
+
+        qr = io.StringIO()
+        segno.make(urls[0], error="m").terminal(out=qr, compact=True, border=2)
+        for url in urls:
+            lines.append(f"  Phones on the same Wi-Fi:  {url}")
+        lines.append("  Scan this with a phone's camera to open it:")
+        lines.append(qr.getvalue().rstrip("\n"))
+        lines.append(
+            "  Games you create on this computer share links with that address, for the phones."
+        )
+    else:
+        lines.append("  No network was found: only this computer can open it.")
+    lines.append("Press Ctrl-C to stop. The games stay in data/.")
+    return "\n".join(lines) + "\n"
+
+
 def serve() -> None:
+    if _serve_options(sys.argv[2:]) is None:
+        return  # --help: nothing set up, nothing served
     _reexec_in_venv("")
+    options = _serve_options(sys.argv[2:])
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", _secret_key())
-    env.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+    port = options["port"]
+    local_only = options["local"]
+    addresses = (
+        [] if local_only else ([options["address"]] if options["address"] else lan_addresses())
+    )
+    urls = [f"http://{_url_host(address)}:{port}" for address in addresses]
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    if not local_only:
+        hosts += [_url_host(address) for address in addresses] + _host_names()
+    env.setdefault("ALLOWED_HOSTS", ",".join(hosts))
+    env.setdefault("CSRF_TRUSTED_ORIGINS", ",".join(f"{url}" for url in urls))
+    if urls:
+        # The links and QR codes of a game made on this computer use what the phones reach.
+        env.setdefault("TABLE_URL", urls[0])
     _compile_messages(env)
     _manage("collectstatic", "--noinput", "-v", "0", env=env)
     _manage("migrate", "--noinput", "-v", "1", env=env)
     _manage("createcachetable", env=env)
-    addr = os.environ.get("ADDR", "127.0.0.1:8000")
-    _say(f"serving on http://{addr}/ (Ctrl-C stops)")
+    local_url = f"http://127.0.0.1:{port}/"
+    env.update(
+        GUNICORN_BIND=f"127.0.0.1:{port}" if local_only else f"0.0.0.0:{port}",
+        GUNICORN_WORKERS=options["workers"],
+        GUNICORN_BANNER=_banner([f"{url}/" for url in urls], local_url, local_only),
+    )
+    # Threads suit SQLite (one writer at a time, WAL readers); the access log would bury the
+    # address under the phones' live updates: GUNICORN_ACCESSLOG=- turns it back on.
+    env.setdefault("GUNICORN_THREADS", "4")
+    env.setdefault("GUNICORN_ACCESSLOG", "")
+    env.setdefault("GUNICORN_LOGLEVEL", "warning")
+    _say(f"starting the server on {'127.0.0.1' if local_only else 'every network'}, port {port}")
     os.execve(
         str(sys.executable),
-        [sys.executable, "manage.py", "runserver", "--noreload", addr],
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(ROOT / "scorepad" / "gunicorn_conf.py"),
+            "scorepad.wsgi",
+        ],
         env,
     )
+
+
+def _url_host(address: str) -> str:
+    return f"[{address}]" if ":" in address and not address.startswith("[") else address
 
 
 _apt = {"updated": False}

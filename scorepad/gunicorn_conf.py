@@ -16,8 +16,10 @@ keepalive = 5
 # starts from the master's loaded templates and pages (when_ready), so at full speed.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "20000"))
 max_requests_jitter = max_requests // 10
-accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
+# GUNICORN_ACCESSLOG="" turns the access log off (``manage.py serve`` does).
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
 errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 preload_app = True
 
@@ -29,3 +31,7 @@ def when_ready(server):
     from scorepad.warmup import warm
 
     server.log.info("loaded before forking: %s", warm())
+    # ``manage.py serve`` says where the phones join once the server listens.
+    banner = os.environ.get("GUNICORN_BANNER")
+    if banner:
+        print(banner, flush=True)

@@ -1,8 +1,13 @@
 """The one settings module, configured from the environment.
 
 DEBUG            "true" turns on debug mode (default off)
-SECRET_KEY       required when DEBUG is off
+SECRET_KEY       required for the web server when DEBUG is off; management commands use the
+                 key ``manage.py serve`` keeps in DATA_DIR/secret_key when it is not set
 ALLOWED_HOSTS    comma-separated host names (default: localhost names)
+PUBLIC_URL       the address of the site for shared links and QR codes, e.g.
+                 https://cards.example.org (a hosted server behind a proxy)
+TABLE_URL        set by ``manage.py serve``: the LAN address the phones reach; links made
+                 on the host computer itself (localhost) use it
 DATABASE_URL     e.g. postgres://user@host:5432/db (default: SQLite under DATA_DIR)
 DATA_DIR         where the SQLite file lives (default: ./data)
 SECURE           "true" behind HTTPS: secure cookies, HSTS, SSL redirect
@@ -43,7 +48,13 @@ def env_list(name: str, default: str) -> list[str]:
 TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DEBUG", False)
+DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
+# The web server (scorepad/wsgi.py, runserver) never starts on a key it was not given.
+WEB_SERVER = env_bool("SCOREPAD_WEB_SERVER", False) or sys.argv[1:2] == ["runserver"]
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and not WEB_SERVER and (DATA_DIR / "secret_key").is_file():
+    # A management command (checkhand, backup, ...) after ``serve`` ran once.
+    SECRET_KEY = (DATA_DIR / "secret_key").read_text().strip()
 if not SECRET_KEY:
     if TESTING:
         SECRET_KEY = "tests-only-secret-key"
@@ -53,6 +64,10 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+PUBLIC_URL = os.environ.get("PUBLIC_URL", "").strip().rstrip("/")
+TABLE_URL = os.environ.get("TABLE_URL", "").strip().rstrip("/")
+# Behind a proxy that sets X-Forwarded-Host (PUBLIC_URL is the simpler choice).
+USE_X_FORWARDED_HOST = env_bool("USE_X_FORWARDED_HOST", False)
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
@@ -104,7 +119,6 @@ TEMPLATES = [
 ]
 
 # --- database ------------------------------------------------------------------
-DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Persistent connections in production; none under tests (threads would hold them open).

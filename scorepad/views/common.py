@@ -5,7 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,6 +26,22 @@ GAME_TEMPLATE = "scorepad/game.html"
 
 def game_url(token: str, name: str = "game", **kwargs: Any) -> str:
     return reverse(name, kwargs={"token": token, **kwargs})
+
+
+LOOPBACK_HOSTS = ("localhost", "[::1]")
+
+
+def public_url(request: HttpRequest, path: str) -> str:
+    """The address of ``path`` for another phone: under PUBLIC_URL when the site has one
+    (a hosted server behind a proxy); from the host computer itself (localhost) under the
+    LAN address ``manage.py serve`` found, which the phones at the table reach; else as
+    this request reached the site."""
+    if settings.PUBLIC_URL:
+        return settings.PUBLIC_URL + path
+    host, _port = split_domain_port(request.get_host())
+    if settings.TABLE_URL and (host in LOOPBACK_HOSTS or host.startswith("127.")):
+        return settings.TABLE_URL + path
+    return request.build_absolute_uri(path)
 
 
 def partial_wanted(request: HttpRequest) -> bool:

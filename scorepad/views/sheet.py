@@ -22,7 +22,7 @@ from ..forms import once_token, small_int
 from ..models import AlreadyDone, StaleVersion, version_by_token
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, partial_wanted, render_game
+from .common import game_context, game_url, partial_wanted, public_url, render_game
 
 
 @require_GET
@@ -158,10 +158,10 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
             token = game.viewer_token if which == "viewer" else game.editor_token
         return redirect(game_url(token, "game-share"))
     links = []
-    viewer_url = request.build_absolute_uri(game_url(game.viewer_token))
+    viewer_url = public_url(request, game_url(game.viewer_token))
     links.append({"which": "viewer", "url": viewer_url, "qr": _qr(viewer_url)})
     if access.can_edit:
-        editor_url = request.build_absolute_uri(game_url(game.editor_token))
+        editor_url = public_url(request, game_url(game.editor_token))
         links.append({"which": "editor", "url": editor_url, "qr": _qr(editor_url)})
     return render(
         request,

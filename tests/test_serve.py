@@ -1,0 +1,143 @@
+"""``python3 manage.py serve``: the table server the README starts first."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from scorepad import bootstrap
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """A fresh machine's environment: no key, no database URL; data in a folder of its own."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "DATA_DIR": str(tmp_path / "data"),
+        "STATIC_ROOT": str(tmp_path / "static"),
+        **extra,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_help_prints_the_options_and_serves_nothing(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--help"],
+        cwd=ROOT,
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "usage: python3 manage.py serve" in result.stdout
+    for option in ("--local", "--port", "--address", "--workers"):
+        assert option in result.stdout
+    assert not (tmp_path / "data").exists()  # nothing set up
+
+
+def test_serve_refuses_an_unknown_option_with_status_2(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "manage.py", "serve", "--prot", "80"],
+        cwd=ROOT,
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "unknown option '--prot'" in result.stderr
+    assert not (tmp_path / "data").exists()
+
+
+def read_until(process: subprocess.Popen, pattern: str, seconds: float) -> tuple[re.Match, str]:
+    """Read the server's output until ``pattern`` shows (or fail with what it printed)."""
+    seen = []
+    deadline = time.monotonic() + seconds
+    os.set_blocking(process.stdout.fileno(), False)
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if line:
+            seen.append(line)
+            found = re.search(pattern, "".join(seen))
+            if found:
+                return found, "".join(seen)
+        elif process.poll() is not None:
+            break
+        else:
+            time.sleep(0.05)
+    pytest.fail(f"serve never printed {pattern!r}; it printed:\n{''.join(seen)}")
+
+
+def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
+    """The phones' address is given (127.0.0.2, on this machine's loopback) as it would be
+    found on a laptop's Wi-Fi: the server must answer through it, with its host name."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=clean_env(tmp_path, TABLE_ADDRESS="127.0.0.2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        found, printed = read_until(
+            process, r"Phones on the same Wi-Fi:\s+(http://\S+)\n(?s:.*)Ctrl-C to stop", 120
+        )
+        url = found.group(1)
+        assert url == f"http://127.0.0.2:{port}/"
+        assert "\u2588" in printed or "\u2580" in printed  # the QR code, drawn in blocks
+        assert "development server" not in printed.lower()
+        with urllib.request.urlopen(url + "en/", timeout=10) as answer:
+            assert answer.status == 200
+            assert "Continental" in answer.read().decode()
+        # The key the server runs on is kept in data/, so the next start keeps the sessions.
+        assert (tmp_path / "data" / "secret_key").stat().st_size > 40
+        assert (tmp_path / "data" / "scorepad.sqlite3").exists()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+def test_serve_options_read_flags_values_and_the_environment(monkeypatch):
+    monkeypatch.setenv("SERVE_LOCAL", "true")
+    monkeypatch.setenv("PORT", "8123")
+    options = bootstrap._serve_options(["--address", "10.0.0.5", "--workers=3"])
+    assert options == {"local": True, "port": "8123", "address": "10.0.0.5", "workers": "3"}
+    with pytest.raises(SystemExit) as stopped:
+        bootstrap._serve_options(["--port", "eighty"])
+    assert stopped.value.code == 2
+
+
+def test_the_lan_addresses_leave_out_loopback_and_link_local():
+    for address in bootstrap.lan_addresses():
+        assert not address.startswith(("127.", "169.254."))
+        assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address)
+
+
+def test_the_banner_names_the_phones_address_with_a_qr_code_or_says_it_is_local():
+    banner = bootstrap._banner(["http://192.168.1.20:8000/"], "http://127.0.0.1:8000/", False)
+    assert "Phones on the same Wi-Fi:  http://192.168.1.20:8000/" in banner
+    assert "Ctrl-C" in banner and "data/" in banner
+    local = bootstrap._banner([], "http://127.0.0.1:8000/", True)
+    assert "Only this computer" in local and "Phones" not in local
