@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import deals, games, home, players, sheet
+from .views import app, deals, games, home, players, sheet
 
 
 class TokenConverter:
@@ -19,6 +19,7 @@ register_converter(TokenConverter, "token")
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("offline/", app.offline, name="offline"),
     path("games/", games.game_list, name="game-list"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/import/", games.game_import, name="game-import"),

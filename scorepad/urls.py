@@ -4,8 +4,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from rules import api, openapi
+from scorepad.views import app
 
 urlpatterns = [
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
     path("api/check", api.check, name="api-check"),
     path("api/openapi.json", openapi.openapi_json, name="api-openapi"),
 ]

@@ -3,20 +3,27 @@
 Every write carries the version of the sheet it was made on and a one-time token: a stale
 version changes nothing and shows the fresh sheet with a clear message; a token already
 used changes nothing and just goes back to the sheet.
+
+A phone's outbox (static/js/table.js) sends the writes it kept while it had no connection
+with the header ``X-Scorepad-Outbox``: those get a short JSON answer instead of a page
+(``outcome``: saved, already, conflict, invalid or gone; the game's ``version``; a
+``message`` for the player), and leave no message behind for the next page.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import Access, actor, game_view, resolve
 from ..forms import DealForm, deal_form_class, once_token
-from ..models import AlreadyDone, GameEvent, StaleVersion
+from ..models import AlreadyDone, Game, GameEvent, StaleVersion
 from .common import game_url, render_game, to_sheet
+
+INFO, ERROR = messages.INFO, messages.ERROR
 
 
 def _stale_notice() -> str:
@@ -24,6 +31,30 @@ def _stale_notice() -> str:
         "The sheet changed while you were entering this: another phone saved a change. "
         "Here is the fresh sheet; check it and save again if still needed."
     )
+
+
+OUTBOX_STATUS = {"saved": 200, "already": 200, "conflict": 409, "invalid": 422, "gone": 410}
+
+
+def from_outbox(request: HttpRequest) -> bool:
+    """Whether this write was kept on a phone while it had no connection, and is sent now."""
+    return request.headers.get("X-Scorepad-Outbox") == "1"
+
+
+def outbox_reply(access: Access, outcome: str, message: str, **extra) -> JsonResponse:
+    """The answer to a write sent from a phone's outbox: what became of it, the game's
+    version now (the next write of the same phone is based on it)."""
+    version = Game.objects.filter(pk=access.game.pk).values_list("version", flat=True).first()
+    body = {"outcome": outcome, "version": version, "message": str(message), **extra}
+    return JsonResponse(body, status=OUTBOX_STATUS[outcome])
+
+
+def _done(request: HttpRequest, access: Access, outcome: str, message: str, level=messages.SUCCESS):
+    """After a write: the outbox's answer, or the message for the sheet and back to it."""
+    if from_outbox(request):
+        return outbox_reply(access, outcome, message)
+    messages.add_message(request, level, message)
+    return to_sheet(access)
 
 
 def _panel(access: Access, form: DealForm, url: str, number: int | None, preview: bool = False):
@@ -73,6 +104,9 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
     )
     form = _deal_form(access, request.POST)
     valid = form.is_valid()
+    if from_outbox(request) and not valid:
+        errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
+        return outbox_reply(access, "invalid", " ".join(errors), errors=errors)
     if request.POST.get("preview") or not valid:
         return render_game(
             request,
@@ -90,7 +124,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
                 once=data["once"],
                 actor=actor(request, access),
             )
-            messages.success(request, _("Deal %(n)d corrected.") % {"n": number})
+            done = _("Deal %(n)d corrected.") % {"n": number}
         else:
             event = game.record_deal(
                 form.result,
@@ -98,17 +132,21 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
                 once=data["once"],
                 actor=actor(request, access),
             )
-            messages.success(request, _("Deal %(n)d recorded.") % {"n": event.deal_number})
+            done = _("Deal %(n)d recorded.") % {"n": event.deal_number}
     except AlreadyDone:
-        messages.info(request, _("That was already saved; it is recorded once."))
+        return _done(
+            request, access, "already", _("That was already saved; it is recorded once."), INFO
+        )
     except StaleVersion:
         fresh = resolve(request, access.token)
         if number and not fresh.game.deals.filter(number=number).exists():
-            messages.error(request, _("Deal %(n)d no longer exists.") % {"n": number})
-            return to_sheet(fresh)
+            return _done(
+                request, fresh, "gone", _("Deal %(n)d no longer exists.") % {"n": number}, ERROR
+            )
         if fresh.game.is_finished and not number:
-            messages.error(request, _("The game has ended: no more deals can be recorded."))
-            return to_sheet(fresh)
+            return _done(request, fresh, "gone", _ended(), ERROR)
+        if from_outbox(request):
+            return outbox_reply(fresh, "conflict", _stale_notice())
         rebound = request.POST.copy()
         rebound["version"] = str(fresh.game.version)
         form = _deal_form(fresh, rebound)
@@ -120,7 +158,21 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
             notice=_stale_notice(),
             status=409,
         )
-    return to_sheet(access)
+    return _done(request, access, "saved", done)
+
+
+def _used_once(request: HttpRequest, access: Access) -> bool:
+    """Whether the one-time token of this form was used already: a replay of a change made."""
+    once = request.POST.get("once", "")[:64]
+    return bool(once) and GameEvent.objects.filter(game=access.game, form_token=once).exists()
+
+
+def _already_done() -> str:
+    return _("That was already done; it happened once.")
+
+
+def _ended() -> str:
+    return _("The game has ended: no more deals can be recorded.")
 
 
 @require_http_methods(["GET", "POST"])
@@ -128,7 +180,14 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
 def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if game.is_finished or game.is_complete(len(game.deals.all())):
-        messages.info(request, _("The game has ended: no more deals can be recorded."))
+        if request.method == "POST" and from_outbox(request):
+            once = request.POST.get("once", "")
+            if once and GameEvent.objects.filter(game=game, form_token=once).exists():
+                return outbox_reply(
+                    access, "already", _("That was already done; it happened once.")
+                )
+            return outbox_reply(access, "gone", _ended())
+        messages.info(request, _ended())
         return to_sheet(access)
     if request.method == "POST":
         return _save_deal(request, access, None)
@@ -159,10 +218,10 @@ def _gone(request: HttpRequest, access: Access, number: int) -> HttpResponse:
         raise Http404("no such deal")
     once = request.POST.get("once", "")
     if once and GameEvent.objects.filter(game=access.game, form_token=once).exists():
-        messages.info(request, _("That was already done; it happened once."))
-    else:
-        messages.error(request, _("Deal %(n)d no longer exists.") % {"n": number})
-    return to_sheet(access)
+        return _done(
+            request, access, "already", _("That was already done; it happened once."), INFO
+        )
+    return _done(request, access, "gone", _("Deal %(n)d no longer exists.") % {"n": number}, ERROR)
 
 
 def _simple_change(request: HttpRequest, access: Access, change, done: str) -> HttpResponse:
@@ -170,19 +229,22 @@ def _simple_change(request: HttpRequest, access: Access, change, done: str) -> H
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return to_sheet(access)
+        return _done(
+            request, access, "invalid", _("The form was incomplete; nothing was changed."), ERROR
+        )
     once = request.POST.get("once", "")[:64] or None
     try:
         change(version=version, once=once, actor=actor(request, access))
     except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
+        return _done(
+            request, access, "already", _("That was already done; it happened once."), INFO
+        )
     except StaleVersion:
         fresh = resolve(request, access.token)
+        if from_outbox(request):
+            return outbox_reply(fresh, "conflict", _stale_notice())
         return render_game(request, fresh, notice=_stale_notice(), status=409)
-    else:
-        messages.success(request, done)
-    return to_sheet(access)
+    return _done(request, access, "saved", done)
 
 
 @require_http_methods(["GET", "POST"])
@@ -205,8 +267,9 @@ def deal_delete(request: HttpRequest, access: Access, number: int) -> HttpRespon
 def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
     number = len(access.game.deals.all())
     if not number:
-        messages.info(request, _("There is no deal to undo."))
-        return to_sheet(access)
+        if _used_once(request, access):
+            return _done(request, access, "already", _already_done(), INFO)
+        return _done(request, access, "gone", _("There is no deal to undo."), INFO)
     return _simple_change(
         request, access, access.game.undo_last_deal, _("Deal %(n)d undone.") % {"n": number}
     )
@@ -218,7 +281,6 @@ def game_end(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if request.POST.get("op") == "resume":
         if game.is_complete(len(game.deals.all())):
-            messages.info(request, _("All the deals of this game are played."))
-            return to_sheet(access)
+            return _done(request, access, "gone", _("All the deals of this game are played."), INFO)
         return _simple_change(request, access, game.reopen, _("The game goes on."))
     return _simple_change(request, access, game.end, _("The game has ended."))

@@ -1,0 +1,584 @@
+/* The phone at the table: its service worker, the connection state a player sees, the outbox
+   of writes made without a connection, and the screen kept awake.
+
+   Without this script every page works as plain forms. With it, a write to a game (record,
+   correct, delete, undo a deal; end or resume) that cannot reach the server is kept on this
+   phone (IndexedDB) and sent, in the order it was made, when the connection is back. Each
+   write carries the sheet's version it was made on and its one-time form token: the server
+   records a token once (a replay changes nothing) and refuses a version that another phone
+   has moved on from (a conflict the player resolves here: nothing is overwritten or dropped
+   without a tap). The texts come translated from the page (#table-bar's data-texts). */
+(function () {
+  "use strict";
+
+  var doc = document;
+  var DB = "scorepad";
+  var STORE = "outbox";
+  var USED = "scorepad-used-once"; // one-time tokens of forms this phone sent
+  var RETRY_MS = 20000;
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  }
+
+  function ready(fn) {
+    if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fn);
+    else fn();
+  }
+
+  /* --- small stores -------------------------------------------------------------------- */
+
+  function local(key, value) {
+    try {
+      if (value === undefined) return window.localStorage.getItem(key);
+      window.localStorage.setItem(key, value);
+    } catch (e) { /* private mode: nothing kept */ }
+    return null;
+  }
+
+  var dbPromise = null;
+  function db() {
+    if (!dbPromise) {
+      dbPromise = new Promise(function (resolve, reject) {
+        if (!window.indexedDB) { reject(new Error("no IndexedDB")); return; }
+        var open = window.indexedDB.open(DB, 1);
+        open.onupgradeneeded = function () {
+          open.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+        };
+        open.onsuccess = function () { resolve(open.result); };
+        open.onerror = function () { reject(open.error); };
+      });
+    }
+    return dbPromise;
+  }
+
+  function store(mode, work) {
+    return db().then(function (database) {
+      return new Promise(function (resolve, reject) {
+        var tx = database.transaction(STORE, mode);
+        var result = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { resolve(result && "result" in result ? result.result : result); };
+        tx.onerror = function () { reject(tx.error); };
+      });
+    });
+  }
+
+  var outbox = {
+    all: function () {
+      return store("readonly", function (s) { return s.getAll(); }).then(function (list) {
+        return (list || []).sort(function (a, b) { return a.id - b.id; });
+      });
+    },
+    add: function (entry) { return store("readwrite", function (s) { return s.add(entry); }); },
+    put: function (entry) { return store("readwrite", function (s) { return s.put(entry); }); },
+    remove: function (id) { return store("readwrite", function (s) { return s.delete(id); }); },
+  };
+
+  function usedTokens() {
+    try { return JSON.parse(local(USED) || "[]"); } catch (e) { return []; }
+  }
+  function markUsed(once) {
+    if (!once) return;
+    var list = usedTokens().filter(function (t) { return t !== once; });
+    list.push(once);
+    local(USED, JSON.stringify(list.slice(-300)));
+  }
+  function newToken() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return "p" + Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function field(fields, name, value) {
+    for (var i = 0; i < fields.length; i++) {
+      if (fields[i][0] === name) {
+        if (value === undefined) return fields[i][1];
+        fields[i][1] = value;
+        return value;
+      }
+    }
+    if (value !== undefined) fields.push([name, value]);
+    return value === undefined ? null : value;
+  }
+
+  function csrfToken() {
+    try {
+      var headers = JSON.parse(doc.body.getAttribute("hx-headers") || "{}");
+      if (headers["X-CSRFToken"]) return headers["X-CSRFToken"];
+    } catch (e) { /* no token on this page */ }
+    var match = doc.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  /* One tab at a time sends a phone's outbox (where the browser has Web Locks). */
+  function exclusively(work) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request("scorepad-outbox", work);
+    }
+    return work();
+  }
+
+  /* --- the offline page: the sheets this phone keeps ------------------------------------- */
+
+  function listKeptGames() {
+    var list = doc.querySelector(".kept-list");
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!list || !worker) return;
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (!event.data || event.data.type !== "kept-games" || !event.data.games.length) return;
+      event.data.games.forEach(function (game) {
+        var title = new DOMParser().parseFromString(game.title, "text/html").documentElement.textContent;
+        var item = doc.createElement("li");
+        var link = doc.createElement("a");
+        link.href = game.url;
+        link.textContent = title;
+        item.appendChild(link);
+        list.appendChild(item);
+      });
+      list.closest("section").hidden = false;
+    });
+    worker.postMessage({ type: "kept-games" });
+  }
+
+  /* --- a game's page --------------------------------------------------------------------- */
+
+  function Table(bar) {
+    var token = bar.dataset.token;
+    var gameUrl = bar.dataset.url;
+    var canEdit = bar.dataset.canEdit === "true";
+    var texts = JSON.parse(bar.dataset.texts);
+    var line = bar.querySelector(".connection");
+    var box = bar.querySelector(".outbox");
+    var versionKey = "scorepad-version:" + token;
+    var offline = false; // the last request to the server failed
+    var replaced = false;
+    var sending = false;
+    var lastSheet = null; // the game part of the page with no form open
+    var clearTimer = null;
+    var retryTimer = null;
+    var prefetched = {};
+
+    function text(name, n) { return (texts[name] || name).replace("{n}", String(n)); }
+
+    /* The line under the header: what happens with the connection just now. */
+    function say(name, n, transient) {
+      if (clearTimer) { clearTimeout(clearTimer); clearTimer = null; }
+      line.textContent = name ? text(name, n) : "";
+      line.dataset.state = name || "";
+      if (transient) clearTimer = setTimeout(function () { showQueue(); }, 5000);
+    }
+
+    function shownVersion() {
+      var poll = doc.querySelector("#sheet .poll");
+      return poll ? parseInt(poll.dataset.version, 10) : NaN;
+    }
+    function knownVersion() {
+      var kept = parseInt(local(versionKey), 10);
+      var shown = shownVersion();
+      return Math.max(isNaN(kept) ? 0 : kept, isNaN(shown) ? 0 : shown);
+    }
+    function learn(version) {
+      if (typeof version === "number" && version > knownVersion()) local(versionKey, String(version));
+    }
+
+    /* --- the outbox on the page ---------------------------------------------------------- */
+
+    function mine(entries) { return entries.filter(function (e) { return e.game === token; }); }
+
+    function showQueue() {
+      return outbox.all().then(function (entries) {
+        entries = mine(entries);
+        renderQueue(entries);
+        if (entries.length) {
+          var stuck = entries.some(function (e) { return e.state === "attention"; });
+          say(stuck ? "attention" : offline ? "queued" : "waiting", entries.length);
+        } else {
+          say(replaced ? "replaced" : offline ? "offline" : "");
+        }
+        return entries;
+      }).catch(function () { return []; });
+    }
+
+    function renderQueue(entries) {
+      var list = box.querySelector(".outbox-list");
+      list.textContent = "";
+      box.hidden = !entries.length;
+      box.querySelector(".outbox-count").textContent = text("count", entries.length);
+      entries.forEach(function (entry) {
+        var item = doc.createElement("li");
+        item.className = "outbox-entry " + entry.state;
+        var label = doc.createElement("span");
+        label.className = "what";
+        label.textContent = entry.label;
+        item.appendChild(label);
+        var when = doc.createElement("span");
+        when.className = "when muted";
+        when.textContent = " · " + new Date(entry.queuedAt).toLocaleTimeString(doc.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+        item.appendChild(when);
+        if (entry.state === "attention") {
+          var problem = doc.createElement("p");
+          problem.className = "problem";
+          problem.textContent = entry.problem || text("refused");
+          item.appendChild(problem);
+          var actions = doc.createElement("div");
+          actions.className = "form-actions";
+          if (entry.outcome !== "gone") actions.appendChild(button(texts.review, "", function () { review(entry); }));
+          actions.appendChild(button(texts.discard, "secondary danger-link", function () { discard(entry); }));
+          item.appendChild(actions);
+        }
+        list.appendChild(item);
+      });
+    }
+
+    function button(label, css, action) {
+      var b = doc.createElement("button");
+      b.type = "button";
+      b.className = css;
+      b.textContent = label;
+      b.addEventListener("click", action);
+      return b;
+    }
+
+    /* Later writes of this phone were made on top of this one: one version less each. */
+    function shiftAfter(entry) {
+      return outbox.all().then(function (entries) {
+        return Promise.all(mine(entries).filter(function (e) { return e.id > entry.id; }).map(function (e) {
+          e.version -= 1;
+          field(e.fields, "version", String(e.version));
+          return outbox.put(e);
+        }));
+      });
+    }
+
+    /* Open the kept write as the form it was, on the fresh sheet: the server shows the
+       conflict (or the form's errors) and nothing is saved without the player's tap. */
+    function review(entry) {
+      var form = doc.createElement("form");
+      form.method = "post";
+      form.action = entry.url;
+      form.hidden = true;
+      entry.fields.concat([["csrfmiddlewaretoken", csrfToken() || entry.csrf]]).forEach(function (pair) {
+        var input = doc.createElement("input");
+        input.type = "hidden";
+        input.name = pair[0];
+        input.value = pair[1];
+        form.appendChild(input);
+      });
+      doc.body.appendChild(form);
+      outbox.remove(entry.id).then(function () { return shiftAfter(entry); }).then(function () {
+        form.submit();
+      });
+    }
+
+    function discard(entry) {
+      if (!window.confirm(text("discardConfirm"))) return;
+      outbox.remove(entry.id).then(function () { return shiftAfter(entry); }).then(showQueue).then(function () {
+        send("discarded");
+      });
+    }
+
+    /* --- keeping a write that could not be sent ------------------------------------------ */
+
+    function describe(elt, fields) {
+      var title = doc.getElementById("panel-title");
+      var what = elt.querySelector("button[type=submit]:not([name=preview])");
+      var label = (title && elt.closest("#panel") ? title.textContent : (what ? what.textContent : texts.change)).trim();
+      var out = elt.querySelector('input[name="went_out"]:checked');
+      var chip = out && out.closest("label");
+      if (chip) label += " — " + chip.textContent.trim();
+      return label;
+    }
+
+    function keep(elt, request) {
+      var fields = request.fields.filter(function (pair) { return pair[0] !== "csrfmiddlewaretoken"; });
+      var csrf = request.csrf;
+      return outbox.all().then(function (entries) {
+        var once = field(fields, "once");
+        var taken = entries.some(function (e) { return e.once === once; });
+        if (!once || taken || usedTokens().indexOf(once) >= 0) once = field(fields, "once", newToken());
+        learn(parseInt(field(fields, "version"), 10));
+        var version = knownVersion() + mine(entries).length;
+        field(fields, "version", String(version));
+        return outbox.add({
+          game: token,
+          url: request.path,
+          fields: fields,
+          csrf: csrf,
+          once: once,
+          version: version,
+          label: describe(elt, fields),
+          queuedAt: Date.now(),
+          state: "waiting",
+        });
+      }).then(function () {
+        offline = true;
+        backToSheet();
+        retrySoon();
+        return showQueue();
+      });
+    }
+
+    /* After a write was kept: the sheet as it was before the form opened. */
+    function backToSheet() {
+      var game = doc.getElementById("game");
+      var panel = doc.getElementById("panel");
+      if (!game || !panel) return;
+      if (!lastSheet) {
+        // Opened at the form's own address: the kept sheet if there is one, else no form.
+        if (navigator.serviceWorker && navigator.serviceWorker.controller) location.assign(gameUrl);
+        else panel.remove();
+        return;
+      }
+      var holder = doc.createElement("div");
+      holder.innerHTML = lastSheet;
+      var fresh = holder.firstElementChild;
+      game.replaceWith(fresh);
+      if (window.htmx) window.htmx.process(fresh);
+      history.replaceState(null, "", gameUrl);
+    }
+
+    /* --- sending what waits -------------------------------------------------------------- */
+
+    function post(entry) {
+      var body = new URLSearchParams();
+      entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+      var csrf = csrfToken() || entry.csrf;
+      body.set("csrfmiddlewaretoken", csrf);
+      return fetch(entry.url, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: { "X-Scorepad-Outbox": "1", "X-CSRFToken": csrf },
+      }).then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (answer) {
+          return { status: response.status, answer: answer };
+        });
+      });
+    }
+
+    function send(reason) {
+      if (sending || navigator.onLine === false) return Promise.resolve();
+      sending = true;
+      var sent = 0;
+      return exclusively(function () {
+        return outbox.all().then(function (entries) {
+          var blocked = {};
+          return entries.reduce(function (chain, entry) {
+            return chain.then(function (stop) {
+              if (stop || blocked[entry.game] || entry.state === "attention") {
+                blocked[entry.game] = true;
+                return stop;
+              }
+              if (entry.game === token) say("sending", 0);
+              return post(entry).then(function (result) {
+                var outcome = result.answer.outcome;
+                learnFor(entry.game, result.answer.version);
+                if (result.status === 200 && (outcome === "saved" || outcome === "already")) {
+                  markUsed(entry.once);
+                  sent += 1;
+                  return outbox.remove(entry.id).then(function () { return false; });
+                }
+                if (result.status === 429 || result.status >= 500) return true; // later
+                entry.state = "attention";
+                entry.outcome = outcome || (result.status === 404 ? "gone" : "refused");
+                entry.problem = result.answer.message || text(result.status === 404 ? "gone" : "refused");
+                blocked[entry.game] = true;
+                return outbox.put(entry).then(function () { return false; });
+              }, function () {
+                offline = true;
+                return true; // no connection after all: everything waits
+              });
+            });
+          }, Promise.resolve(false));
+        });
+      }).then(function () {
+        if (sent) {
+          offline = false;
+          refreshSheet();
+        }
+        return showQueue();
+      }).then(function (left) {
+        if (sent) say("sent", sent, !left.length);
+        if (left.length) retrySoon();
+      }).catch(function () {}).then(function () { sending = false; });
+    }
+
+    function learnFor(game, version) {
+      if (typeof version !== "number") return;
+      if (game === token) learn(version);
+      else {
+        var key = "scorepad-version:" + game;
+        if (!(parseInt(local(key), 10) >= version)) local(key, String(version));
+      }
+    }
+
+    function retrySoon() {
+      if (retryTimer) return;
+      retryTimer = setTimeout(function () { retryTimer = null; send("retry"); }, RETRY_MS);
+    }
+
+    /* The sheet after this phone's writes went through (a form being filled stays open:
+       the live update brings the sheet under it). */
+    function refreshSheet() {
+      if (!window.htmx || doc.getElementById("panel")) return;
+      window.htmx.ajax("GET", gameUrl, { target: "#game", swap: "outerHTML" });
+    }
+
+    /* --- what htmx does ------------------------------------------------------------------ */
+
+    function inGame(elt) { return elt && elt.closest && elt.closest("#game"); }
+    function isPoll(elt) { return elt && elt.classList && elt.classList.contains("poll"); }
+
+    doc.body.addEventListener("htmx:configRequest", function (event) {
+      var d = event.detail;
+      if (d.verb !== "post" || !inGame(d.elt)) return;
+      var fields = [];
+      d.formData.forEach(function (value, name) { fields.push([name, String(value)]); });
+      d.elt._outbox = { path: d.path, fields: fields, csrf: csrfToken() };
+    });
+
+    doc.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
+    });
+
+    function failed(event) {
+      var elt = event.detail.elt;
+      var config = event.detail.requestConfig || {};
+      offline = true;
+      if (config.verb === "post" && elt._outbox && canEdit) {
+        keep(elt, elt._outbox);
+        elt._outbox = null;
+      } else if (elt.id === "preview") {
+        elt.textContent = texts.previewOffline;
+      } else if (!isPoll(elt)) {
+        showQueue().then(function () { say("notKept"); });
+      } else {
+        showQueue();
+      }
+    }
+    doc.body.addEventListener("htmx:sendError", failed);
+    doc.body.addEventListener("htmx:timeout", failed);
+    doc.body.addEventListener("htmx:responseError", function (event) {
+      var status = event.detail.xhr.status;
+      if (status >= 502 && status <= 504) failed(event); // a proxy whose server does not answer
+    });
+
+    /* An answer came: the connection works (unless it was the worker's kept copy). */
+    function answered(d) {
+      var xhr = d.xhr;
+      if (!xhr || !xhr.status || d._seen) return;
+      d._seen = true;
+      var elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
+      if (xhr.getResponseHeader("X-Offline-Copy")) { offline = true; say("keptForm"); return; }
+      if (isPoll(elt) && xhr.status === 286) {
+        replaced = true;
+        say("replaced");
+        return;
+      }
+      var wasOffline = offline;
+      if (xhr.status < 500) offline = false;
+      if (d.requestConfig && d.requestConfig.verb === "post" && elt._outbox && xhr.status < 500) {
+        markUsed(field(elt._outbox.fields, "once"));
+        elt._outbox = null;
+        if (line.dataset.state === "saving") say("");
+      }
+      // The live update brought a change made on another phone.
+      if (isPoll(elt) && xhr.status === 200) say("updated", 0, true);
+      else if (wasOffline && !offline) say("back", 0, true);
+      if (wasOffline && !offline) send("back");
+    }
+    // Before the swap: a live update replaces its own element, whose later events are lost.
+    doc.body.addEventListener("htmx:beforeSwap", function (event) { answered(event.detail); });
+    doc.body.addEventListener("htmx:afterRequest", function (event) { answered(event.detail); });
+
+    doc.body.addEventListener("htmx:afterSettle", function () { settled(); });
+
+    /* A sheet with no form open: remembered (to come back to after a write was kept), kept
+       by the service worker as this game's page, and its forms fetched once so that they
+       open without a connection. */
+    function settled() {
+      learn(shownVersion());
+      var game = doc.getElementById("game");
+      if (!game || doc.getElementById("panel")) return;
+      lastSheet = game.outerHTML;
+      if (doc.documentElement.hasAttribute("data-offline-copy") && offline) return;
+      var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!worker) return;
+      var page = doc.documentElement.cloneNode(true);
+      page.removeAttribute("data-offline-copy");
+      page.querySelectorAll(".messages, .message.error").forEach(function (n) { n.remove(); });
+      var copyLine = page.querySelector(".connection");
+      if (copyLine) { copyLine.textContent = ""; copyLine.removeAttribute("data-state"); }
+      var copyBox = page.querySelector(".outbox");
+      if (copyBox) copyBox.hidden = true;
+      worker.postMessage({ type: "keep-page", url: gameUrl, html: "<!doctype html>\n" + page.outerHTML });
+      if (canEdit && !offline) setTimeout(prefetchForms, 1500);
+    }
+
+    function prefetchForms() {
+      var version = shownVersion();
+      var urls = [];
+      var record = doc.querySelector("#sheet .actions a[hx-get]");
+      if (record) urls.push(record.getAttribute("hx-get"));
+      var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
+      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) urls.push(rows[i].getAttribute("hx-get"));
+      urls.forEach(function (url) {
+        var key = version + " " + url;
+        if (prefetched[key]) return;
+        prefetched[key] = true;
+        fetch(url, {
+          credentials: "same-origin",
+          headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
+        }).catch(function () {});
+      });
+    }
+
+    /* --- when to send ---------------------------------------------------------------------- */
+
+    window.addEventListener("online", function () { offline = false; send("online"); });
+    window.addEventListener("offline", function () { offline = true; showQueue(); });
+    doc.addEventListener("visibilitychange", function () {
+      if (doc.visibilityState === "visible") send("visible");
+    });
+    bar.querySelector("[data-outbox-send]").addEventListener("click", function () { send("tap"); });
+
+    if (doc.documentElement.hasAttribute("data-offline-copy")) offline = true;
+    if (navigator.serviceWorker) {
+      // The first visit: the worker takes the page over once installed; keep it then.
+      navigator.serviceWorker.addEventListener("controllerchange", settled);
+    }
+    settled();
+    showQueue().then(function () { send("load"); });
+
+    /* --- the screen kept awake ------------------------------------------------------------ */
+
+    var wake = bar.querySelector("[data-wake]");
+    var lock = null;
+    if (wake && navigator.wakeLock && navigator.wakeLock.request) {
+      wake.closest("label").hidden = false;
+      wake.checked = local("scorepad-wake") !== "off";
+      var hold = function () {
+        if (!wake.checked || lock || doc.visibilityState !== "visible") return;
+        navigator.wakeLock.request("screen").then(function (sentinel) {
+          lock = sentinel;
+          sentinel.addEventListener("release", function () { lock = null; });
+        }).catch(function () { lock = null; });
+      };
+      wake.addEventListener("change", function () {
+        local("scorepad-wake", wake.checked ? "on" : "off");
+        if (wake.checked) hold();
+        else if (lock) { lock.release().catch(function () {}); lock = null; }
+      });
+      doc.addEventListener("visibilitychange", hold);
+      hold();
+    }
+  }
+
+  ready(function () {
+    listKeptGames();
+    var bar = doc.getElementById("table-bar");
+    if (bar && bar.dataset.texts) Table(bar);
+  });
+})();

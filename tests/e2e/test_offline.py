@@ -1,0 +1,184 @@
+"""Phones at the table on a flaky connection: two phones join through the Share page's QR
+link as ``manage.py serve`` sets it up; one loses its connection, keeps recording, reloads,
+and sends everything once when the connection is back; a correction made meanwhile on
+another phone is a conflict for the player, never overwritten."""
+
+import re
+
+import pytest
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from scorepad.models import Game
+from scorepad.sheet import build_sheet
+from scorepad.templatetags.scorepad import signed
+from scorepad.views.sheet import _qr
+from tests.e2e.conftest import PHONE
+from tests.factories import GameFactory, record_classic
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(live_server):
+    """serve's settings: the host computer browses on localhost, the phones use the
+    address the QR codes carry (here 127.0.0.1, this machine's loopback, for the LAN)."""
+    port = live_server.url.rsplit(":", 1)[1]
+    with override_settings(TABLE_URL=f"http://127.0.0.1:{port}"):
+        yield f"http://localhost:{port}"
+
+
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, has_touch=True, service_workers="allow")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def qr_link(organiser, host: str, game: Game, which: str) -> str:
+    """The link under the QR code of the Share page, checked against the code itself."""
+    organiser.goto(f"{host}/en/games/{game.editor_token}/share/")
+    section = organiser.locator(f"section:has(h2#share-{which})")
+    url = section.locator(".link a").inner_text()
+    drawn = section.locator(".qr-box path.qr-dark").get_attribute("d")
+    assert drawn and drawn in _qr(url), "the QR code does not encode the link beside it"
+    return url
+
+
+KEPT = "() => caches.open('scorepad-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
+
+
+def ready_offline(page) -> None:
+    """The service worker controls the page and keeps its sheet and the forms it may need."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    for _ in range(100):
+        kept = page.evaluate(KEPT)
+        if (
+            any("/deals/new/?_partial=1" in url for url in kept)
+            and any(re.search(r"/deals/2/edit/\?_partial=1", url) for url in kept)
+            and any(re.search(r"/games/[^/]+/$", url) for url in kept)
+        ):
+            return
+        page.wait_for_timeout(100)
+    pytest.fail(f"the service worker did not keep the sheet and its forms: {kept}")
+
+
+def record(page, winner: str, jokers: str) -> None:
+    page.locator("#sheet .actions a.button.big").click()
+    form = page.locator(".deal-form")
+    form.locator("label.chip", has_text=winner).click()
+    form.locator('fieldset:has(legend:text("Jokers used")) label.chip', has_text=jokers).click()
+    form.get_by_role("button", name="Save").click()
+
+
+def correct(page, number: int, winner: str) -> None:
+    page.get_by_role("link", name=f"Correct deal {number}").click()
+    form = page.locator(".deal-form")
+    expect(page.locator("#panel-title")).to_have_text(f"Correct deal {number}")
+    form.locator("label.chip", has_text=winner).click()
+    form.get_by_role("button", name="Save").click()
+
+
+def totals(game: Game) -> list[str]:
+    return [signed(t) for t in build_sheet(Game.objects.get(pk=game.pk)).totals]
+
+
+def winners(game: Game) -> list[str]:
+    game = Game.objects.get(pk=game.pk)
+    names = {seat.position: seat.player.name for seat in game.seats.all()}
+    return [names[d.went_out] for d in game.deals.order_by("number")]
+
+
+def test_a_phone_without_connection_keeps_its_deals_and_sends_them_once(browser, table):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    record_classic(game, 1)
+    organiser = phone(browser)
+    url = qr_link(organiser, table, game, "editor")
+    assert url.startswith("http://127.0.0.1:")
+
+    a, b = phone(browser), phone(browser)
+    a.goto(url)
+    b.goto(url)
+    ready_offline(a)
+
+    a.context.set_offline(True)
+    record(a, "Cleo", "1")
+    expect(a.locator(".connection")).to_contain_text("saved on this phone")
+    expect(a.locator(".outbox-count")).to_have_text("Waiting to be sent (1)")
+    record(a, "Dan", "0")
+    expect(a.locator(".outbox-count")).to_have_text("Waiting to be sent (2)")
+    correct(a, 2, "Cleo")
+    expect(a.locator(".outbox-count")).to_have_text("Waiting to be sent (3)")
+    assert Game.objects.get(pk=game.pk).deals.count() == 2  # nothing reached the server
+
+    # A reload without a connection: the sheet from the phone, marked, with its queue.
+    a.reload()
+    expect(a.locator(".offline-copy")).to_be_visible()
+    expect(a.locator("#sheet tbody tr")).to_have_count(2)
+    expect(a.locator(".outbox-count")).to_have_text("Waiting to be sent (3)")
+    expect(a.locator(".outbox-entry")).to_have_count(3)
+
+    # The same kept deal twice (a replay): the server records it once.
+    a.evaluate(
+        """() => new Promise((done, fail) => {
+             const open = indexedDB.open('scorepad');
+             open.onsuccess = () => {
+               const tx = open.result.transaction('outbox', 'readwrite');
+               const store = tx.objectStore('outbox');
+               store.getAll().onsuccess = (e) => {
+                 const first = Object.assign({}, e.target.result[0]);
+                 delete first.id;
+                 store.add(first);
+               };
+               tx.oncomplete = done; tx.onerror = fail;
+             };
+           })"""
+    )
+
+    a.context.set_offline(False)
+    # The other phone's live update brings the change, and says so.
+    expect(b.locator(".connection")).to_have_text("Sheet updated.", timeout=10_000)
+    expect(a.locator(".outbox")).to_be_hidden()
+    expect(a.locator("#sheet tbody tr")).to_have_count(4)
+    assert winners(game) == ["Anna", "Cleo", "Cleo", "Dan"]
+    expected = totals(game)
+    expect(a.locator("tfoot td")).to_have_text(expected)
+    expect(b.locator("#sheet tbody tr")).to_have_count(4)
+    expect(b.locator("tfoot td")).to_have_text(expected)
+    kinds = list(Game.objects.get(pk=game.pk).events.values_list("kind", flat=True))
+    assert sorted(kinds) == ["edited", "recorded", "recorded", "recorded", "recorded"]
+
+
+def test_a_kept_correction_meets_another_phones_correction_as_a_conflict(browser, table):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    record_classic(game, 1)
+    url = qr_link(phone(browser), table, game, "editor")
+    a, b = phone(browser), phone(browser)
+    a.goto(url)
+    ready_offline(a)
+
+    a.context.set_offline(True)
+    correct(a, 2, "Cleo")
+    expect(a.locator(".outbox-count")).to_have_text("Waiting to be sent (1)")
+
+    b.goto(url)
+    correct(b, 2, "Dan")
+    expect(b.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
+
+    a.context.set_offline(False)
+    entry = a.locator(".outbox-entry.attention")
+    expect(entry).to_contain_text("Correct deal 2")
+    expect(entry.locator(".problem")).to_contain_text("another phone saved a change")
+    expect(a.locator(".connection")).to_contain_text("needs you")
+    assert winners(game) == ["Anna", "Dan"]  # B's correction stands
+
+    entry.get_by_role("button", name="Open it").click()
+    expect(a.locator("#game .message.error")).to_contain_text("another phone saved a change")
+    expect(a.locator("#panel-title")).to_have_text("Correct deal 2")
+    assert winners(game) == ["Anna", "Dan"]  # nothing saved without a tap
+    expect(a.locator(".outbox")).to_be_hidden()
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
+    assert winners(game) == ["Anna", "Cleo"]
