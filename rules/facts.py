@@ -19,7 +19,10 @@ ESSENCE = {
     CLASSIC: _("Hold 15 cards in runs only, lay them all at once, and everybody pays you."),
     NORDIC: _("Seven deals with growing contracts of sets and runs; jokers and red aces are wild."),
     SPANISH: _("Seven deals from 6 to 12 cards; jokers are wild and runs go around the corner."),
-    ROMME: _("Runs and groups, a 51-point opening, and a bonus for going out in one go."),
+    ROMME: _(
+        "Runs and groups, a 51-point opening, and Handrommé: going out in one turn "
+        "without having opened."
+    ),
 }
 SCORING = {
     CLASSIC: _("Stake payments: every other player pays the one who goes out."),
