@@ -1,0 +1,96 @@
+"""The README's command-line examples run exactly as printed, from a clone where
+``python3 manage.py serve`` ran once (a .venv, and the secret key serve keeps in data/)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorepad import bootstrap
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def section(title: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end > 0 else None]
+
+
+def commands(title: str) -> list[str]:
+    blocks = re.findall(r"```sh\n(.*?)```", section(title), flags=re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def clean_env(tmp_path: Path) -> dict[str, str]:
+    """What a new terminal has: no SECRET_KEY, no DEBUG, no DATABASE_URL."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+
+
+@pytest.fixture(scope="module")
+def served_once():
+    """What serve leaves behind besides .venv (the tests run in it): data/secret_key."""
+    bootstrap._secret_key()
+    assert (ROOT / "data" / "secret_key").exists()
+
+
+def test_the_command_line_section_has_the_three_examples():
+    lines = commands("Check a hand from the command line")
+    assert len(lines) == 3
+    assert all("manage.py checkhand" in line for line in lines)
+    assert not any("..." in line or "<" in line for line in lines)
+
+
+@pytest.mark.parametrize("number", range(3))
+def test_each_readme_example_runs_as_printed(served_once, tmp_path, number):
+    line = commands("Check a hand from the command line")[number]
+    result = subprocess.run(
+        ["bash", "-c", line],
+        cwd=ROOT,
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    answers = [json.loads(out) for out in result.stdout.splitlines()]
+    assert len(answers) == 1 and "error" not in answers[0], result.stdout
+    answer = answers[0]
+    if answer["variant"] == "classic":
+        assert answer["goes_out"] is True and answer["payment"] == 3
+        assert answer["discard"] == "KH"
+    elif answer["variant"] == "contract-nordic":
+        assert answer["deal"] == 3 and answer["can_open"] is True
+    else:
+        assert answer["variant"] == "romme" and answer["can_open"] is True
+
+
+def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
+    """A key file in data/ serves management commands; the WSGI app still needs SECRET_KEY."""
+    (tmp_path / "secret_key").write_text("k" * 60)
+    env = {**clean_env(tmp_path), "DATA_DIR": str(tmp_path)}
+    wsgi = subprocess.run(
+        [sys.executable, "-c", "import scorepad.wsgi"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert wsgi.returncode != 0
+    assert "SECRET_KEY must be set" in wsgi.stderr
+    command = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert command.returncode == 0, command.stderr
