@@ -6,7 +6,7 @@ import json
 
 from django import template
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from rules.engine.variants import DealSpec
 
@@ -110,7 +110,7 @@ def table_texts() -> str:
             ),
             "previewOffline": _("No connection: the result is worked out when the deal is sent."),
             "review": _("Open it"),
-            "discard": _("Discard"),
+            "discard": pgettext("a change kept on this phone", "Discard"),
             "discardConfirm": _("Discard this change? It never reached the server."),
             "refused": _("The server did not take it."),
             "gone": _("This link no longer works."),

@@ -1,0 +1,125 @@
+"""The phone at the table in Chromium: installable, the connection state it shows, the
+screen kept awake, and a viewer told when its link was replaced."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.forms import once_token
+from scorepad.models import Actor
+from tests.e2e.conftest import PHONE
+from tests.factories import GameFactory, record_classic
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Every text the connection line shows, in order (a save is quicker than an assertion).
+RECORD_SAID = """
+window.__said = [];
+new MutationObserver(() => {
+  const line = document.querySelector('.connection');
+  if (line && line.textContent) window.__said.push(line.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+FAKE_WAKE_LOCK = """
+window.__wake = [];
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+  request(type) {
+    window.__wake.push('request:' + type);
+    const listeners = [];
+    return Promise.resolve({type, released: false,
+      addEventListener(name, fn) { listeners.push(fn); },
+      release() { window.__wake.push('release'); listeners.forEach(fn => fn()); return Promise.resolve(); }});
+  }}});
+"""
+
+NO_WAKE_LOCK = (
+    "Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: undefined});"
+)
+
+
+@pytest.fixture
+def game():
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    return game
+
+
+def open_phone(browser, live_server, url: str, script: str = ""):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    if script:
+        context.add_init_script(script)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(live_server.url + url)
+    return page
+
+
+def test_the_app_is_installable(browser, live_server, game):
+    page = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/")
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    manifest = page.evaluate("url => fetch(url).then(r => r.json())", href)
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/en/"
+    for icon in manifest["icons"]:
+        status = page.evaluate(
+            "url => fetch(url).then(r => [r.status, r.headers.get('content-type')])", icon["src"]
+        )
+        assert status[0] == 200 and status[1] == icon["type"], icon
+    scope = page.evaluate("() => navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == live_server.url + "/"
+    assert page.evaluate("() => navigator.serviceWorker.getRegistration('/').then(r => !!r.active)")
+    assert not page.errors
+
+
+def test_saving_shows_and_another_phones_change_shows_as_updated(browser, live_server, game):
+    editor = open_phone(browser, live_server, f"/en/games/{game.editor_token}/", RECORD_SAID)
+    viewer = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/")
+    editor.get_by_role("link", name="Record deal 2").click()
+    form = editor.locator(".deal-form")
+    form.locator("label.chip", has_text="Ben").click()
+    form.get_by_role("button", name="Save").click()
+    expect(editor.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
+    assert "Saving…" in editor.evaluate("() => window.__said")
+    expect(viewer.locator(".connection")).to_have_text("Sheet updated.")
+    expect(viewer.locator("#sheet tbody tr")).to_have_count(2)
+    assert not editor.errors and not viewer.errors
+
+
+def test_a_viewer_whose_link_was_replaced_is_told_so(browser, live_server, game):
+    viewer = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/")
+    expect(viewer.locator("#sheet")).to_be_visible()
+    old = game.viewer_token
+    game.replace_link(
+        "viewer", version=game.version, once=once_token(), actor=Actor("creator", "t")
+    )
+    expect(viewer.locator(".connection")).to_contain_text("This link was replaced on another phone")
+    viewer.goto(f"{live_server.url}/en/games/{old}/")
+    expect(viewer.locator("h1")).to_have_text("This link does not open a game")
+    viewer.get_by_role("link", name="Home").click()
+    expect(viewer).to_have_url(f"{live_server.url}/en/")
+
+
+def test_the_screen_stays_on_and_the_toggle_lets_it_sleep(browser, live_server, game):
+    page = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/", FAKE_WAKE_LOCK)
+    toggle = page.get_by_label("Keep the screen on")
+    expect(toggle).to_be_checked()
+    page.wait_for_function("() => window.__wake.includes('request:screen')")
+    toggle.uncheck()
+    page.wait_for_function("() => window.__wake.includes('release')")
+    page.reload()
+    expect(page.get_by_label("Keep the screen on")).not_to_be_checked()
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__wake") == []  # the choice is remembered
+    assert not page.errors
+
+
+def test_without_wake_lock_the_toggle_stays_hidden_and_nothing_breaks(browser, live_server, game):
+    page = open_phone(browser, live_server, f"/en/games/{game.editor_token}/", NO_WAKE_LOCK)
+    expect(page.locator("#sheet")).to_be_visible()
+    expect(page.locator("label.wake")).to_be_hidden()
+    page.get_by_role("link", name="Record deal 2").click()
+    expect(page.locator(".deal-form")).to_be_visible()
+    assert not page.errors
