@@ -10,12 +10,19 @@ then every resource the page references (stylesheets, scripts, icons, images; an
 stylesheets reference in turn), all with ``Accept-Encoding: gzip``. It prints each resource's
 size as sent (and unpacked), the total against DESIGN.md's 60 KB, whether anything points to
 another host, and whether any web font is loaded. Figures only: nothing is asserted.
+
+The installable app's share of the first load is counted too: the service worker
+(``/sw.js``), what it keeps when it installs (the files of its ``shell`` that the page did
+not load already), the offline page of the page's language that it keeps after the first
+page, and the largest icon the manifest names for any use (a browser fetches one to check that the
+app can be installed; the maskable one only when it is installed).
 """
 
 from __future__ import annotations
 
 import gzip
 import http.client
+import json
 import re
 import shutil
 import sys
@@ -160,6 +167,45 @@ def weigh(port: int, label: str, page: str) -> None:
             for match in CSS_URL.finditer(text):
                 ref = match.group(2) or match.group(4)
                 queue.append((f"url() in {parts.path.rsplit('/', 1)[-1]}", urljoin(url, ref)))
+
+    # The installable app: the worker, what it keeps on install and after the first page.
+    worker_response, worker_body = fetch(port, "/sw.js")
+    worker = unpack(worker_body, worker_response.getheader("Content-Encoding", "") or "")
+    config = json.loads(re.match(rb"self\.SCOREPAD = (\{.*?\});\n", worker).group(1))
+    lang = page.split("/")[1]
+    extra = [("service worker", "/sw.js")]
+    extra += [("worker keeps", url) for url in config["shell"]]
+    extra += [("worker keeps", config["offline"][lang])]
+    manifest_item = next((item for item in fetched if item.what == "link manifest"), None)
+    if manifest_item is not None:
+        response, manifest_body = fetch(port, manifest_item.url)
+        manifest = unpack(manifest_body, response.getheader("Content-Encoding", "") or "")
+        icons = [
+            icon
+            for icon in json.loads(manifest).get("icons", [])
+            if icon.get("purpose", "any") == "any" and icon["sizes"] != "any"
+        ]
+        largest = max(icons, key=lambda icon: int(icon["sizes"].split("x")[0]))
+        extra.append(("manifest icon", largest["src"]))
+    loaded = {item.url for item in fetched}
+    for what, path in extra:
+        if path in loaded:
+            continue
+        loaded.add(path)
+        response, body = fetch(port, path)
+        encoding = response.getheader("Content-Encoding", "") or ""
+        fetched.append(
+            Fetched(
+                what,
+                path,
+                response.status,
+                len(body),
+                len(unpack(body, encoding)),
+                encoding,
+                response.getheader("Content-Type", "") or "",
+                response.getheader("Cache-Control", "") or "",
+            )
+        )
 
     other_links = sorted(
         {

@@ -1,4 +1,31 @@
-"""The installable app: its manifest, its service worker and the page it shows offline."""
+"""The installable app: its manifest, its service worker and the page it shows offline.
+
+How a phone at the table copes with a flaky connection (the scripts say it in short):
+
+- The service worker (``static/js/sw.js``, served here at ``/sw.js`` so that its scope is the
+  whole site, with the deploy's file names and a version set above it) answers static files
+  (hashed names, never changed) from the phone's copy. Pages, and the forms htmx opens over
+  a sheet, come from the network and are kept as they come; with no answer (no connection,
+  or a server silent for a few seconds) the kept copy is shown, marked as a copy
+  (``data-offline-copy`` on the page, ``X-Offline-Copy`` on a partial), else the offline
+  page of the language. Writes, the live update, the API and the exports always go to the
+  network. Browsers run a service worker only over HTTPS or on localhost.
+- The page's script (``static/js/table.js``) shows the connection state, keeps the sheet's
+  latest state with the worker after every change (no extra request) and fetches the forms
+  of the next deal and of the last three deals once per version, so they open offline.
+- A write to a game (record, correct, delete, undo a deal; end or resume) that cannot reach
+  the server is kept on the phone (IndexedDB, the outbox) and sent in the order it was made
+  when the connection is back, with ``X-Scorepad-Outbox`` (``scorepad/views/deals.py``
+  answers those in JSON). Each carries the version it was made on (the version the phone
+  knew plus the writes queued before it) and its one-time form token, fresh when the form's
+  was used already: the server records a token once, so a replay changes nothing, and
+  refuses a version another phone moved on from. Such a conflict (or a refused form) stops
+  that game's queue and waits for the player: "Open it" posts the kept form so that the
+  fresh sheet shows it with the conflict, saved only by a tap; "Discard" drops it after a
+  confirmation. Nothing is overwritten or dropped without the player.
+- The screen is kept awake with the Screen Wake Lock API where the browser has one (a
+  toggle, remembered on the phone).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +41,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 HTMX = "django_htmx/htmx-2.min.js"
@@ -26,7 +54,10 @@ ICONS = (
 )
 
 
+# These three answers hold no token or other secret, so compressing them is safe (BREACH
+# concerns pages that carry one); the game pages stay as they are.
 @require_GET
+@gzip_page
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest, in the language asked for (``?lang=``), English otherwise."""
     codes = dict(settings.LANGUAGES)
@@ -80,6 +111,7 @@ def _worker_source() -> str:
 
 
 @require_GET
+@gzip_page
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, from the site's root so that its scope is every page."""
     response = HttpResponse(_worker_source(), content_type="text/javascript; charset=utf-8")
@@ -89,6 +121,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@gzip_page
 def offline(request: HttpRequest) -> HttpResponse:
     """Shown by the service worker for a page this phone never opened, when it has no
     connection; the games this phone keeps are listed by its script."""

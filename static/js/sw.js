@@ -1,12 +1,4 @@
-/* The service worker (served from /sw.js, so its scope is the whole site; scorepad/views/app.py
-   puts the deploy's file names and version in self.SCOREPAD above this file).
-
-   - Static files (hashed names, never changed): from this phone's copy, else the network.
-   - Pages, and the forms htmx opens over the sheet: from the network, kept as they come; with
-     no answer (no connection, or the server silent for a few seconds) the kept copy, marked
-     as a copy, else the offline page of the language.
-   - Everything else (writes, the live update, the API, exports) goes to the network as is:
-     writes that cannot be sent wait in the page's outbox (static/js/table.js). */
+/* The service worker, served at /sw.js with self.SCOREPAD set above: scorepad/views/app.py. */
 "use strict";
 
 var CONFIG = self.SCOREPAD;
@@ -18,14 +10,8 @@ var PATIENCE = 6000; // ms before a silent server counts as no connection
 
 self.addEventListener("install", function (event) {
   event.waitUntil(
-    Promise.all([
-      caches.open(STATIC).then(function (cache) { return cache.addAll(CONFIG.shell); }),
-      caches.open(PAGES).then(function (cache) {
-        return Promise.all(Object.keys(CONFIG.offline).map(function (lang) {
-          return cache.add(CONFIG.offline[lang]).catch(function () {});
-        }));
-      }),
-    ]).then(function () { return self.skipWaiting(); })
+    caches.open(STATIC).then(function (cache) { return cache.addAll(CONFIG.shell); })
+      .then(function () { return self.skipWaiting(); })
   );
 });
 
@@ -44,7 +30,6 @@ function trim(name, max) {
   });
 }
 
-/* A page and the partial htmx asks for at the same address are different answers. */
 function pageKey(request) {
   var url = new URL(request.url);
   url.hash = "";
@@ -58,8 +43,6 @@ function isPage(request, url) {
   if (/^\/(api|sw\.js|manifest\.webmanifest)/.test(url.pathname)) return false;
   if (/\/(version|export\.json|export\.csv)$/.test(url.pathname)) return false;
   if (request.headers.get("HX-Request") === "true") {
-    // Forms opened over a sheet are kept for the next time the phone has no connection;
-    // previews of a form being filled in are not.
     return /\/games\/[A-Za-z0-9_-]{20,64}\/(deals\/(new|\d+\/edit|\d+\/delete)\/)?$/.test(url.pathname) && !url.search;
   }
   return request.mode === "navigate";
@@ -86,13 +69,27 @@ function fromCacheFirst(request) {
   });
 }
 
+function keepOfflinePage(request) {
+  var lang = (new URL(request.url).pathname.match(/^\/([a-z]{2})\//) || [])[1];
+  var page = CONFIG.offline[lang];
+  if (!page) return Promise.resolve();
+  var url = new URL(page, self.location.origin).toString();
+  return caches.open(PAGES).then(function (cache) {
+    return cache.match(url).then(function (found) {
+      return found || cache.add(url).catch(function () {});
+    });
+  });
+}
+
 function fromNetworkFirst(event, request) {
   var key = pageKey(request);
   var network = fetch(request).then(function (response) {
-    // Only plain answers are kept: a form with errors, a conflict or a redirect is not the page.
+    // Only plain answers: not a form with errors, a conflict or a redirect.
     if (response.status === 200 && !response.redirected && response.type === "basic") {
       var copy = response.clone();
-      event.waitUntil(keep(key, copy));
+      event.waitUntil(keep(key, copy).then(function () {
+        return request.mode === "navigate" ? keepOfflinePage(request) : null;
+      }));
     }
     return response;
   });
@@ -102,7 +99,6 @@ function fromNetworkFirst(event, request) {
     .then(function (response) {
       if (response) return response;
       return copyOf(request, key).then(function (copy) {
-        // No copy: wait for the network after all (it may still answer), else say offline.
         return copy || network.catch(function () { return offlinePage(request); });
       });
     });
@@ -119,9 +115,7 @@ function keep(key, response) {
   });
 }
 
-/* The kept answer for this address, marked as a copy: the page's <html> gets
-   data-offline-copy (the stylesheet shows a notice), a partial gets a header the page's
-   script reads. A form's address with nothing kept falls back to its game's sheet. */
+/* The kept copy, marked: data-offline-copy on a page, X-Offline-Copy on a partial. */
 function copyOf(request, key) {
   return caches.open(PAGES).then(function (cache) {
     return cache.match(key).then(function (found) {
@@ -156,7 +150,6 @@ function offlinePage(request) {
   });
 }
 
-/* The page keeps its latest sheet here after every change it shows (no extra request). */
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.type === "keep-page" && typeof data.url === "string" && typeof data.html === "string") {

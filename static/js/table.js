@@ -1,13 +1,5 @@
-/* The phone at the table: its service worker, the connection state a player sees, the outbox
-   of writes made without a connection, and the screen kept awake.
-
-   Without this script every page works as plain forms. With it, a write to a game (record,
-   correct, delete, undo a deal; end or resume) that cannot reach the server is kept on this
-   phone (IndexedDB) and sent, in the order it was made, when the connection is back. Each
-   write carries the sheet's version it was made on and its one-time form token: the server
-   records a token once (a replay changes nothing) and refuses a version that another phone
-   has moved on from (a conflict the player resolves here: nothing is overwritten or dropped
-   without a tap). The texts come translated from the page (#table-bar's data-texts). */
+/* The phone at the table: service worker, connection state, outbox, screen kept awake.
+   How it works: scorepad/views/app.py. */
 (function () {
   "use strict";
 
@@ -25,8 +17,6 @@
     if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fn);
     else fn();
   }
-
-  /* --- small stores -------------------------------------------------------------------- */
 
   function local(key, value) {
     try {
@@ -112,7 +102,7 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
-  /* One tab at a time sends a phone's outbox (where the browser has Web Locks). */
+  // One tab at a time sends the outbox.
   function exclusively(work) {
     if (navigator.locks && navigator.locks.request) {
       return navigator.locks.request("scorepad-outbox", work);
@@ -120,7 +110,7 @@
     return work();
   }
 
-  /* --- the offline page: the sheets this phone keeps ------------------------------------- */
+  // The offline page lists the sheets this phone keeps.
 
   function listKeptGames() {
     var list = doc.querySelector(".kept-list");
@@ -142,8 +132,6 @@
     worker.postMessage({ type: "kept-games" });
   }
 
-  /* --- a game's page --------------------------------------------------------------------- */
-
   function Table(bar) {
     var token = bar.dataset.token;
     var gameUrl = bar.dataset.url;
@@ -162,7 +150,6 @@
 
     function text(name, n) { return (texts[name] || name).replace("{n}", String(n)); }
 
-    /* The line under the header: what happens with the connection just now. */
     function say(name, n, transient) {
       if (clearTimer) { clearTimeout(clearTimer); clearTimer = null; }
       line.textContent = name ? text(name, n) : "";
@@ -182,8 +169,6 @@
     function learn(version) {
       if (typeof version === "number" && version > knownVersion()) local(versionKey, String(version));
     }
-
-    /* --- the outbox on the page ---------------------------------------------------------- */
 
     function mine(entries) { return entries.filter(function (e) { return e.game === token; }); }
 
@@ -241,7 +226,7 @@
       return b;
     }
 
-    /* Later writes of this phone were made on top of this one: one version less each. */
+    // Later writes were made on top of this one: one version less each.
     function shiftAfter(entry) {
       return outbox.all().then(function (entries) {
         return Promise.all(mine(entries).filter(function (e) { return e.id > entry.id; }).map(function (e) {
@@ -252,8 +237,7 @@
       });
     }
 
-    /* Open the kept write as the form it was, on the fresh sheet: the server shows the
-       conflict (or the form's errors) and nothing is saved without the player's tap. */
+    // The kept write as its form on the fresh sheet: saved only by the player's tap.
     function review(entry) {
       var form = doc.createElement("form");
       form.method = "post";
@@ -278,8 +262,6 @@
         send("discarded");
       });
     }
-
-    /* --- keeping a write that could not be sent ------------------------------------------ */
 
     function describe(elt, fields) {
       var title = doc.getElementById("panel-title");
@@ -320,13 +302,12 @@
       });
     }
 
-    /* After a write was kept: the sheet as it was before the form opened. */
+    // After a write was kept: the sheet as it was before the form opened.
     function backToSheet() {
       var game = doc.getElementById("game");
       var panel = doc.getElementById("panel");
       if (!game || !panel) return;
       if (!lastSheet) {
-        // Opened at the form's own address: the kept sheet if there is one, else no form.
         if (navigator.serviceWorker && navigator.serviceWorker.controller) location.assign(gameUrl);
         else panel.remove();
         return;
@@ -338,8 +319,6 @@
       if (window.htmx) window.htmx.process(fresh);
       history.replaceState(null, "", gameUrl);
     }
-
-    /* --- sending what waits -------------------------------------------------------------- */
 
     function post(entry) {
       var body = new URLSearchParams();
@@ -419,14 +398,11 @@
       retryTimer = setTimeout(function () { retryTimer = null; send("retry"); }, RETRY_MS);
     }
 
-    /* The sheet after this phone's writes went through (a form being filled stays open:
-       the live update brings the sheet under it). */
+    // A form being filled stays open: the live update brings the sheet under it.
     function refreshSheet() {
       if (!window.htmx || doc.getElementById("panel")) return;
       window.htmx.ajax("GET", gameUrl, { target: "#game", swap: "outerHTML" });
     }
-
-    /* --- what htmx does ------------------------------------------------------------------ */
 
     function inGame(elt) { return elt && elt.closest && elt.closest("#game"); }
     function isPoll(elt) { return elt && elt.classList && elt.classList.contains("poll"); }
@@ -465,7 +441,6 @@
       if (status >= 502 && status <= 504) failed(event); // a proxy whose server does not answer
     });
 
-    /* An answer came: the connection works (unless it was the worker's kept copy). */
     function answered(d) {
       var xhr = d.xhr;
       if (!xhr || !xhr.status || d._seen) return;
@@ -489,15 +464,13 @@
       else if (wasOffline && !offline) say("back", 0, true);
       if (wasOffline && !offline) send("back");
     }
-    // Before the swap: a live update replaces its own element, whose later events are lost.
+    // Before the swap too: a live update replaces its own element.
     doc.body.addEventListener("htmx:beforeSwap", function (event) { answered(event.detail); });
     doc.body.addEventListener("htmx:afterRequest", function (event) { answered(event.detail); });
 
     doc.body.addEventListener("htmx:afterSettle", function () { settled(); });
 
-    /* A sheet with no form open: remembered (to come back to after a write was kept), kept
-       by the service worker as this game's page, and its forms fetched once so that they
-       open without a connection. */
+    // A sheet with no form open: remembered, kept by the worker, its forms fetched once.
     function settled() {
       learn(shownVersion());
       var game = doc.getElementById("game");
@@ -535,8 +508,6 @@
       });
     }
 
-    /* --- when to send ---------------------------------------------------------------------- */
-
     window.addEventListener("online", function () { offline = false; send("online"); });
     window.addEventListener("offline", function () { offline = true; showQueue(); });
     doc.addEventListener("visibilitychange", function () {
@@ -546,13 +517,10 @@
 
     if (doc.documentElement.hasAttribute("data-offline-copy")) offline = true;
     if (navigator.serviceWorker) {
-      // The first visit: the worker takes the page over once installed; keep it then.
       navigator.serviceWorker.addEventListener("controllerchange", settled);
     }
     settled();
     showQueue().then(function () { send("load"); });
-
-    /* --- the screen kept awake ------------------------------------------------------------ */
 
     var wake = bar.querySelector("[data-wake]");
     var lock = null;

@@ -182,3 +182,27 @@ def test_a_kept_correction_meets_another_phones_correction_as_a_conflict(browser
     a.locator(".deal-form").get_by_role("button", name="Save").click()
     expect(a.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
     assert winners(game) == ["Anna", "Cleo"]
+
+
+def test_a_page_never_opened_shows_the_offline_page_with_the_kept_sheets(browser, table):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    record_classic(game, 1)
+    url = qr_link(phone(browser), table, game, "viewer")
+    a = phone(browser)
+    a.goto(url)
+    a.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    a.reload()  # the worker keeps this page and, for its language, the offline page
+    for _ in range(100):
+        if any(u.endswith("/en/offline/") for u in a.evaluate(KEPT)):
+            break
+        a.wait_for_timeout(100)
+    a.context.set_offline(True)
+    a.goto(url.rsplit("/en/", 1)[0] + "/en/players/")
+    expect(a.locator("h1")).to_have_text("No connection")
+    kept = a.locator(".kept-list a")
+    expect(kept).to_have_count(1)
+    expect(kept).to_have_attribute("href", f"/en/games/{game.viewer_token}/")
+    kept.click()
+    expect(a.locator(".offline-copy")).to_be_visible()
+    expect(a.locator("#sheet tbody tr")).to_have_count(2)
