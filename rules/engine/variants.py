@@ -140,6 +140,9 @@ class Variant:
     summary: str = ""
     dealer_rule: str = ""  # how the first dealer is found
     payment_table: Mapping[str, int] = field(default_factory=dict)
+    # classic: two identical cards (same rank and suit) never share a run, whatever role
+    # they play (two 2♠ not even both wild); jokers are exempt
+    runs_keep_identical_apart: bool = False
 
     # --- options -------------------------------------------------------------
     def option(self, name: str) -> OptionSpec:
@@ -302,6 +305,7 @@ VARIANTS: dict[str, Variant] = {
         "everybody pays the winner.",
         dealer_rule="lowest",
         payment_table=CLASSIC_PAYMENTS,
+        runs_keep_identical_apart=True,
     ),
     NORDIC: Variant(
         id=NORDIC,
