@@ -9,7 +9,7 @@ Two entry points:
 
 Both raise :class:`MeldError` with a reason a person understands.
 
-The rules of RULES.md, per variant (``Variant`` holds them as data):
+The rules of docs/rules.md, per variant (``Variant`` holds them as data):
 
 * classic: runs only, 3 to 5 cards; any mix of natural and wild cards (even all wild).
 * contract games: runs of at least 4 cards (``DealSpec.run_min``), sets of at least 3 cards
@@ -32,7 +32,7 @@ position; in a contract set a card of the set's rank (any suit); in a Rommé gro
 the group's rank of a suit not otherwise in the group.
 
 Identical cards in a classic run. The classic sheet says two identical cards may never be in
-the same run, and the project reads that literally (docs/rules.md, "Identical cards"): two
+the same run, and the project reads that literally (docs/rules.md#identical-cards): two
 cards of the same rank and suit never share a run, whatever role they play, so ``A♠ 2♠ 3♠``
 plus a second 2♠ standing for 4♠ is refused, and so is a run holding two wild 2♠. Jokers are
 exempt: two jokers may share a run. (Natural cards in a run have distinct ranks anyway.)

@@ -1,4 +1,4 @@
-"""The four variants of RULES.md as data, with their house-rule options and deal schedules.
+"""The four variants of docs/rules.md as data, with their house-rule options and deal schedules.
 
 Everything the score pad and the hand checker need to know about a variant lives here:
 players allowed, decks and jokers (by player count, and by deal for contract-spanish),

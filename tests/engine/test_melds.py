@@ -1,4 +1,4 @@
-"""Meld validation and role finding: runs, sets and Rommé groups (RULES.md)."""
+"""Meld validation and role finding: runs, sets and Rommé groups (docs/rules.md)."""
 
 import random
 
@@ -173,7 +173,7 @@ def test_two_identical_cards_may_never_be_in_the_same_run():
 
 
 def test_two_identical_twos_never_share_a_run_whatever_their_roles():
-    # docs/rules.md, "Identical cards": the rule holds for wild cards too (the issue's run
+    # docs/rules.md#identical-cards: the rule holds for wild cards too (the issue's run
     # 2♠(=Q♠) 2♠(=K♠) A♠, and a natural 2♠ beside a wild one)
     for roles_text in ("2S=QS 2S=KS AS", "AS 2S 3S 2S=4S", "2S=5H 2S=6H 7H", "2S=5H 6H 2S=7H 8H"):
         with pytest.raises(

@@ -275,7 +275,7 @@ def check_against_brute(hand: list[Card], twos_wild: bool, brute_force_waits=Fal
     return result
 
 
-# --- RULES.md ----------------------------------------------------------------------------------
+# --- docs/rules.md --------------------------------------------------------------------------------
 
 
 def test_rules_worked_example_joker_drawn():
@@ -295,7 +295,7 @@ def test_rules_worked_example_joker_drawn():
 
 
 def test_rules_worked_example_ties_prefer_the_first_split_then_the_last_discard():
-    # discarding 7♠, 10♣ or K♣ also pays 3 (5+4+3+3); 4+4+4+3 comes first in RULES.md, and of
+    # discarding 7♠, 10♣ or K♣ also pays 3 (5+4+3+3); 4+4+4+3 comes first in docs/rules.md, and of
     # its discards (9♥, K♥) K♥ comes last in canonical order
     result = solve("4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK")
     assert result["discard"] == card("KH")
@@ -339,7 +339,7 @@ def test_identical_cards_never_in_one_run():
     assert not result["goes_out"]
 
 
-# --- two identical 2s never share a run (issue 15; docs/rules.md, "Identical cards") -------------
+# --- two identical 2s never share a run (issue 15; docs/rules.md#identical-cards) -------------
 
 # Without the rule this hand went out with the run 2♠(=Q♠) 2♠(=K♠) A♠ and no other way.
 TWO_SPADES_TOGETHER = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"

@@ -77,7 +77,7 @@ def test_a_hand_that_does_not_go_out_lists_its_waits_sorted(client):
 
 
 # Issue 15: two identical cards never share a classic run, whatever their roles. Without the
-# rule this hand went out with the run 2♠(=Q♠) 2♠(=K♠) A♠ (docs/rules.md, "Identical cards").
+# rule this hand went out with the run 2♠(=Q♠) 2♠(=K♠) A♠ (docs/rules.md#identical-cards).
 TWO_SPADES_TOGETHER = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
 
 

@@ -105,7 +105,7 @@ def test_a_classic_hand_that_does_not_go_out_shows_its_waits(client):
 
 
 def test_two_identical_twos_never_share_a_run_on_the_page(client):
-    # issue 15 (docs/rules.md, "Identical cards"): without the rule the hand went out with
+    # issue 15 (docs/rules.md#identical-cards): without the rule the hand went out with
     # the run 2♠(=Q♠) 2♠(=K♠) A♠; it does not, and with an 8♥ it goes out another way
     hand = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
     html = body(page(client, variant="classic", cards=hand))

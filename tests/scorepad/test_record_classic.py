@@ -7,7 +7,7 @@ from tests.scorepad.conftest import hidden, own
 
 pytestmark = pytest.mark.django_db
 
-# Worked example of RULES.md: A♦ JK 3♦ is a run; 4+4+4+3 is laid, K♥ discarded; payment 3.
+# Worked example of docs/rules.md#classic-worked-examples: A♦ JK 3♦ is a run; 4+4+4+3 is laid, K♥ discarded; payment 3.
 WORKED_HAND = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
 
 

@@ -55,10 +55,22 @@ card can always be replaced by a joker standing for it), which rejects most hand
 otherwise the joker and every wild 2 are waits, and the natural waits come from the flagged
 pass.
 
+Identical 2s. Two identical cards never share a run (docs/rules.md#identical-cards); only
+2s can be identical in a run (natural cards of a run differ in rank, jokers are exempt), and
+only when the laid cards hold two copies of one 2. The DP treats wild 2s as fungible, so for
+such hands it is a relaxation: its arrangement is placed with a spread of the 2s that keeps
+copies apart (``_place_twos``: a 2 of suit s goes to a run with a wild place and no other 2 of
+suit s, natural or wild), and when that fails ``_best_apart`` searches every arrangement:
+per suit every grouping of its natural cards (``_layouts``, up to what matters for the spread),
+every way to give the groups the parts of a split, and the spread. The DP's best key of each
+discard bounds what that discard can pay, so discards are tried best first and the search
+stops early. ``waits`` re-checks each drawn card that makes two identical 2s the same way.
+
 Ties between arrangements of equal payment (documented choice): prefer the split in the
-order RULES.md lists them (3+3+3+3+3, then 4+4+4+3, then 5+4+3+3), then the discard that
+order docs/rules.md lists them (3+3+3+3+3, then 4+4+4+3, then 5+4+3+3), then the discard that
 comes last in canonical order (suit S, H, D, C, then rank; a joker last); the runs then come
-out of a fixed enumeration order. With this rule the worked example of RULES.md discards K♥.
+out of a fixed enumeration order. With this rule the worked example of docs/rules.md#classic-worked-examples
+discards K♥.
 """
 
 from __future__ import annotations
