@@ -1,6 +1,6 @@
 """Requests for timing the classic hand solver (imported by bench/solver.py).
 
-``CORPUS`` is a list of (task name, list of request dicts in the DESIGN.md request format),
+``CORPUS`` is a list of (task name, list of request dicts in the request format of docs/interfaces.md),
 built with a fixed seed so every run times the same hands:
 
 * ``classic random 16``: random 16-card deals from two decks and two jokers.

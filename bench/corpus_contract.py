@@ -1,7 +1,7 @@
 """Benchmark hands for the contract-game and Rommé solvers, made with a fixed seed.
 
 ``CORPUS`` is a list of (name, requests); each request is a check request in the format of
-DESIGN.md (``{"variant": ..., "cards": "AS 10H ...", "deal": n, "options": {}}``), valid for
+docs/interfaces.md (``{"variant": ..., "cards": "AS 10H ...", "deal": n, "options": {}}``), valid for
 ``rules.engine.check.check_hand``. The same seed gives the same hands on every machine.
 """
 

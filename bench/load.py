@@ -18,7 +18,7 @@ concurrent clients (threads, one http.client connection each) for a fixed time a
 * ``POST /api/check`` with a classic 16-card hand.
 
 It prints requests/s, median and 95th percentile latency, errors, and each target's p95 over
-the bare page's p95 (DESIGN.md: the game page within 3x, the unchanged live update within
+the bare page's p95 (docs/architecture.md#quality-bars: the game page within 3x, the unchanged live update within
 1.5x), and the SQL queries of those answers counted in-process. The client threads share
 the machine's cores with the server, so compare the ratios, not the absolute figures.
 Figures only: nothing here fails on speed. Loopback only; every loop is bounded by time.

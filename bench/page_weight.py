@@ -8,7 +8,7 @@ a classic game of 6 players and 20 deals, gunicorn on a free loopback port. It f
 game page as a new visitor (no cookies) through the viewer link and through the editor link,
 then every resource the page references (stylesheets, scripts, icons, images; and what the
 stylesheets reference in turn), all with ``Accept-Encoding: gzip``. It prints each resource's
-size as sent (and unpacked), the total against DESIGN.md's 60 KB, whether anything points to
+size as sent (and unpacked), the total against the 60 KB of docs/architecture.md#quality-bars, whether anything points to
 another host, and whether any web font is loaded. Figures only: nothing is asserted.
 
 The installable app's share of the first load is counted too: the service worker

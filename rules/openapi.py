@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 description of ``POST /api/check``, served at ``/api/openapi.json``.
 
 Built from the engine's own data (variant ids, house-rule options, limits), so the document
-cannot drift from what the API accepts. The result fields are those of DESIGN.md.
+cannot drift from what the API accepts. The result fields are those of docs/interfaces.md.
 """
 
 from __future__ import annotations

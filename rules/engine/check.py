@@ -1,4 +1,4 @@
-"""One hand check: the request object of DESIGN.md in, the result object out.
+"""One hand check: the request object of docs/interfaces.md in, the result object out.
 
 Used by the ``checkhand`` command, ``POST /api/check`` and the hand checker page, so all
 three answer alike. Bad input raises :class:`CheckError` with a message naming the problem.

@@ -9,7 +9,7 @@ Two entry points:
 
 Both raise :class:`MeldError` with a reason a person understands.
 
-The rules of RULES.md, per variant (``Variant`` holds them as data):
+The rules of docs/rules.md, per variant (``Variant`` holds them as data):
 
 * classic: runs only, 3 to 5 cards; any mix of natural and wild cards (even all wild).
 * contract games: runs of at least 4 cards (``DealSpec.run_min``), sets of at least 3 cards
@@ -32,10 +32,11 @@ position; in a contract set a card of the set's rank (any suit); in a Rommé gro
 the group's rank of a suit not otherwise in the group.
 
 Identical cards in a classic run. The classic sheet says two identical cards may never be in
-the same run. Natural cards in a run have distinct ranks anyway (a run holds each rank once),
-so two natural 7♠ can never share a run. A wild card counts by what it stands for: it stands
-for a card missing from the run, so ``A♠ 2♠ 3♠`` plus a second 2♠ standing for 4♠ is the run
-A♠-2♠-3♠-4♠ with one wild card; what is checked is that no two cards stand for the same card.
+the same run, and the project reads that literally (docs/rules.md#identical-cards): two
+cards of the same rank and suit never share a run, whatever role they play, so ``A♠ 2♠ 3♠``
+plus a second 2♠ standing for 4♠ is refused, and so is a run holding two wild 2♠. Jokers are
+exempt: two jokers may share a run. (Natural cards in a run have distinct ranks anyway.)
+``Variant.runs_keep_identical_apart`` switches the rule on; only the classic game has it.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ class _Rules:
     set_kind: str | None  # SET, GROUP or None (runs only)
     set_min: int
     wild_limit: str
+    identical_apart: bool  # no two identical physical cards (jokers aside) in one run
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -163,6 +165,7 @@ def _rules(variant: Variant, options: Mapping[str, Any] | None, deal: DealSpec |
         set_kind=set_kind,
         set_min=set_min,
         wild_limit=variant.wild_limit,
+        identical_apart=variant.runs_keep_identical_apart,
     )
 
 
@@ -297,8 +300,24 @@ def _check_lengths(n: int, rules: _Rules, kind: str) -> None:
         )
 
 
+def _identical_error(cards: Sequence[Card]) -> MeldError | None:
+    """Two identical cards (jokers aside) among these, as the error to raise, or None."""
+    counts = Counter(c for c in cards if not c.is_joker)
+    twice = _sorted(c for c, k in counts.items() if k > 1)
+    if not twice:
+        return None
+    return MeldError(
+        gettext_noop("two identical cards (%(cards)s) may never be in the same run"),
+        cards=_names([twice[0], twice[0]]),
+    )
+
+
 def _validate_run(items: tuple[Placed, ...], rules: _Rules) -> tuple[Placed, ...]:
     _check_lengths(len(items), rules, RUN)
+    if rules.identical_apart:
+        error = _identical_error([p.card for p in items])
+        if error is not None:
+            raise error
     suits = sorted({p.stands_for.suit for p in items}, key=SUITS.index)
     if len(suits) > 1:
         mixed = _listing([SUIT_SYMBOLS[s] for s in suits])
@@ -579,6 +598,10 @@ def _find_run(cards: tuple[Card, ...], rules: _Rules) -> Meld:
             gettext_noop("a run is all one suit, not %(suits)s"),
             suits=_listing([SUIT_SYMBOLS[s] for s in suits]),
         )
+    if rules.identical_apart:
+        error = _identical_error(cards)
+        if error is not None:
+            raise error
     counts = Counter(fixed)
     twice = [c for c in fixed if counts[c] > 1]
     if twice:

@@ -1,4 +1,4 @@
-"""The scoring arithmetic of RULES.md: stake payments, ledgers, settle-up, penalty points,
+"""The scoring arithmetic of docs/rules.md: stake payments, ledgers, settle-up, penalty points,
 running totals and standings.
 
 Pure functions and small frozen values. Player keys (``K``) are whatever the caller uses to
@@ -102,7 +102,7 @@ def classic_payment(
     one_suit: bool = False,
     twos_wild: bool = True,
 ) -> Payment:
-    """The payment of RULES.md's table for a classic hand that went out.
+    """The payment of a classic hand that went out (docs/rules.md#classic-payment).
 
     ``wild_twos`` counts the 2s laid as wild cards (a natural 2 is not counted), ``jokers``
     the jokers laid; ``first_turn`` is None, "drawn" or "undrawn"; ``one_suit`` when all 15

@@ -1,4 +1,4 @@
-"""The four variants of RULES.md as data, with their house-rule options and deal schedules.
+"""The four variants of docs/rules.md as data, with their house-rule options and deal schedules.
 
 Everything the score pad and the hand checker need to know about a variant lives here:
 players allowed, decks and jokers (by player count, and by deal for contract-spanish),
@@ -140,6 +140,9 @@ class Variant:
     summary: str = ""
     dealer_rule: str = ""  # how the first dealer is found
     payment_table: Mapping[str, int] = field(default_factory=dict)
+    # classic: two identical cards (same rank and suit) never share a run, whatever role
+    # they play (two 2♠ not even both wild); jokers are exempt
+    runs_keep_identical_apart: bool = False
 
     # --- options -------------------------------------------------------------
     def option(self, name: str) -> OptionSpec:
@@ -302,6 +305,7 @@ VARIANTS: dict[str, Variant] = {
         "everybody pays the winner.",
         dealer_rule="lowest",
         payment_table=CLASSIC_PAYMENTS,
+        runs_keep_identical_apart=True,
     ),
     NORDIC: Variant(
         id=NORDIC,

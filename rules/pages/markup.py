@@ -327,7 +327,7 @@ def _penalty_sum(ctx: RenderContext, args: str) -> etree.Element:
 def opening_values(groups: list[list[Drawn]]) -> list[int]:
     """The opening value of each Rommé meld: the card values of what each card stands for.
 
-    RULES.md: 2-10 face value, J Q K ten, ace eleven, a joker the value of the card it stands
+    docs/rules.md#romme: 2-10 face value, J Q K ten, ace eleven, a joker the value of the card it stands
     for. These are the Rommé penalty values of natural cards, so the engine's
     ``Variant.penalty`` of the card each one stands for (found by ``find_meld``) gives them.
     """

@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md, "Cards and notation")."""
+"""Cards and their notation (docs/rules.md#cards-and-notation, docs/interfaces.md#canonical-notation)."""
 
 import pytest
 from hypothesis import given

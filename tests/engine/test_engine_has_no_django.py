@@ -1,4 +1,4 @@
-"""The rules engine is plain Python: importing it never imports Django (DESIGN.md)."""
+"""The rules engine is plain Python: importing it never imports Django (docs/architecture.md#layers)."""
 
 import ast
 import json

@@ -1,4 +1,4 @@
-"""Meld validation and role finding: runs, sets and Rommé groups (RULES.md)."""
+"""Meld validation and role finding: runs, sets and Rommé groups (docs/rules.md)."""
 
 import random
 
@@ -172,13 +172,32 @@ def test_two_identical_cards_may_never_be_in_the_same_run():
         validate_meld(placed("6S 7S 7S"), classic)
 
 
-def test_an_identical_two_counts_by_the_card_it_stands_for():
-    # Reading of RULES.md (documented in melds.py): a wild card stands for a card missing
-    # from the run, so a second 2♠ standing for 4♠ beside a natural 2♠ is allowed.
-    meld = validate_meld(placed("AS 2S 3S 2S=4S"), classic)
-    assert roles(meld) == "AS 2S 3S 2S=4S"
+def test_two_identical_twos_never_share_a_run_whatever_their_roles():
+    # docs/rules.md#identical-cards: the rule holds for wild cards too (the issue's run
+    # 2♠(=Q♠) 2♠(=K♠) A♠, and a natural 2♠ beside a wild one)
+    for roles_text in ("2S=QS 2S=KS AS", "AS 2S 3S 2S=4S", "2S=5H 2S=6H 7H", "2S=5H 6H 2S=7H 8H"):
+        with pytest.raises(
+            MeldError, match=r"two identical cards \(2♠ 2♠\) may never be in the same run"
+        ):
+            validate_meld(placed(roles_text), classic)
+    with pytest.raises(MeldError, match="two identical cards"):
+        validate_meld(placed("2S=QS 2S=KS AS"), classic, {"twos_wild": True})
+    for text in ("2S AS 2S 3S", "QS 2S 2S", "2S 2S 2S"):
+        with pytest.raises(MeldError, match=r"two identical cards \(2♠ 2♠\)"):
+            find_meld(parse_cards(text), classic)
+
+
+def test_two_different_twos_and_two_jokers_may_share_a_run():
+    assert roles(validate_meld(placed("2S=QS 2H=KS AS"), classic)) == "2S=QS 2H=KS AS"
+    assert roles(validate_meld(placed("JK=QS JK=KS AS"), classic)) == "JK=QS JK=KS AS"
+    assert find(classic, "AS 2S 2H 3S") == "AS 2S 3S 2H=4S"
+    assert find(classic, "JK JK AS") == "AS JK=2S JK=3S"
+
+
+def test_identical_cards_may_share_a_run_in_other_variants():
+    # the rule is the classic sheet's; a Nordic run may hold a natural and a wild A♥
+    meld = validate_meld(placed("AH 2H 3H AH=4H"), nordic)
     assert meld.wild_count == 1
-    assert find(classic, "2S AS 2S 3S") == "AS 2S 3S 2S=4S"
 
 
 def test_a_two_in_its_own_place_is_a_natural_card():

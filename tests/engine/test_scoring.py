@@ -40,7 +40,7 @@ def rows(payment: Payment) -> list[tuple[str, int]]:
 
 
 def test_one_joker_and_one_wild_two_pay_four():
-    # RULES.md: Anna goes out using one joker and one 2 as a wild card: 1 + 1 + 2 = 4.
+    # docs/rules.md#classic-worked-examples: Anna goes out using one joker and one 2 as a wild card: 1 + 1 + 2 = 4.
     payment = classic_payment(wild_twos=1, jokers=1)
     assert payment.total == 4
     assert rows(payment) == [("going_out", 1), ("wild_twos", 1), ("jokers", 2)]
@@ -129,7 +129,7 @@ def test_payment_rows_as_json():
 
 
 def test_the_winner_gains_the_payment_from_each_other_player():
-    # RULES.md: four players, Anna goes out paying 4: Anna +12, the others -4 each.
+    # docs/rules.md#classic-worked-examples: four players, Anna goes out paying 4: Anna +12, the others -4 each.
     assert classic_ledger(["Anna", "Bo", "Cara", "Dan"], "Anna", 4) == {
         "Anna": 12,
         "Bo": -4,

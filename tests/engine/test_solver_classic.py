@@ -1,4 +1,4 @@
-"""The classic hand solver, pinned to RULES.md and cross-checked against a brute force."""
+"""The classic hand solver, pinned to docs/rules.md and cross-checked against a brute force."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def _brute(remaining: tuple, lengths: tuple[int, ...], twos_wild: bool) -> froze
     (the lowest card when all can); it must be in some run: try every length, suit and window
     of positions 1..14, every place in it for the card, and every way of filling the other
     places with remaining cards (the natural card of that place, or any card that may be
-    wild); recurse on the rest.
+    wild; never a second copy of a card already in the run, jokers aside); recurse on the rest.
     """
     if not remaining:
         return frozenset({0}) if tuple(sorted(lengths, reverse=True)) in SPLITS else frozenset()
@@ -110,7 +110,7 @@ def _brute(remaining: tuple, lengths: tuple[int, ...], twos_wild: bool) -> froze
                 continue
             w = 1 if role == "wild" and first[1] == 2 else 0
             others = window[:i] + window[i + 1 :]
-            for left, wild_twos in _fills(rest, suit, others, twos_wild):
+            for left, wild_twos in _fills(rest, suit, others, twos_wild, (first,)):
                 for sub in _brute(left, more, twos_wild):
                     found.add(sub + w + wild_twos)
     return frozenset(found)
@@ -136,19 +136,29 @@ def _windows(first: tuple[int, int], length: int, twos_wild: bool):
             yield suit, window, pos - start
 
 
+JOKER_KEY = (4, 0)
+
+
 @cache
-def _fills(pool: tuple, suit: int, positions: tuple[int, ...], twos_wild: bool) -> frozenset:
-    """Every way to fill these positions from pool: {(cards left, wild 2s used)}."""
+def _fills(
+    pool: tuple, suit: int, positions: tuple[int, ...], twos_wild: bool, used: tuple
+) -> frozenset:
+    """Every way to fill these positions from pool: {(cards left, wild 2s used)}. ``used``
+    are the cards already in the run: two identical cards never share a run, whatever their
+    roles (docs/rules.md); two jokers may."""
     if not positions:
         return frozenset({(pool, 0)})
     out = set()
     for c in set(pool):
+        if c != JOKER_KEY and c in used:
+            continue
         role = _role(c, suit, positions[0], twos_wild)
         if role is None:
             continue
         i = pool.index(c)
         w = 1 if role == "wild" and c[1] == 2 else 0
-        for rest, more in _fills(pool[:i] + pool[i + 1 :], suit, positions[1:], twos_wild):
+        now = used if c == JOKER_KEY else (*used, c)
+        for rest, more in _fills(pool[:i] + pool[i + 1 :], suit, positions[1:], twos_wild, now):
             out.add((rest, w + more))
     return frozenset(out)
 
@@ -174,10 +184,18 @@ def brute_payment(hand: list[Card], twos_wild: bool = True) -> int | None:
     return best
 
 
+def _twin_twos(hand: list[Card], twos_wild: bool) -> bool:
+    twos = Counter(c for c in hand if c.rank == 2)
+    return twos_wild and any(n > 1 for n in twos.values())
+
+
 def brute_goes_out(hand: list[Card], twos_wild: bool = True) -> bool:
     """Whether the hand goes out. Any card that may be wild can fill any place of any run (as
     a wild card, or as itself at its own 2 position), so for this question they all act as
-    jokers; the search then has one kind of wild card instead of five."""
+    jokers (the search then has one kind of wild card instead of five) -- unless the hand
+    holds two identical 2s, which must not share a run: then the full search."""
+    if _twin_twos(hand, twos_wild):
+        return brute_payment(hand, twos_wild) is not None
     jokers = [JOKER if _wild_able(c, twos_wild) else c for c in hand]
     return brute_payment(jokers, twos_wild) is not None
 
@@ -196,6 +214,9 @@ def check_arrangement(result: dict, hand: list[Card], twos_wild: bool, first_tur
     opts = {"twos_wild": twos_wild}
     for meld in melds:
         assert meld.kind == "run"
+        # two identical cards never share a run, whatever their roles; two jokers may
+        physical = Counter(p.card for p in meld.placed if not p.card.is_joker)
+        assert max(physical.values(), default=1) == 1, meld_codes(meld)
         validated = validate_meld(meld, CLASSIC, opts)
         assert [p.stands_for for p in validated.placed] == [p.stands_for for p in meld.placed]
         # own checks, independent of melds.py
@@ -254,7 +275,7 @@ def check_against_brute(hand: list[Card], twos_wild: bool, brute_force_waits=Fal
     return result
 
 
-# --- RULES.md ----------------------------------------------------------------------------------
+# --- docs/rules.md --------------------------------------------------------------------------------
 
 
 def test_rules_worked_example_joker_drawn():
@@ -274,7 +295,7 @@ def test_rules_worked_example_joker_drawn():
 
 
 def test_rules_worked_example_ties_prefer_the_first_split_then_the_last_discard():
-    # discarding 7♠, 10♣ or K♣ also pays 3 (5+4+3+3); 4+4+4+3 comes first in RULES.md, and of
+    # discarding 7♠, 10♣ or K♣ also pays 3 (5+4+3+3); 4+4+4+3 comes first in docs/rules.md, and of
     # its discards (9♥, K♥) K♥ comes last in canonical order
     result = solve("4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK")
     assert result["discard"] == card("KH")
@@ -316,6 +337,75 @@ def test_identical_cards_never_in_one_run():
     # 5♥ 5♥ 6♥ 7♥ cannot be one run; with no wild card the hand cannot go out
     result = solve("5H 5H 6H 7H 5D 6D 7D 5C 6C 7C 9S 10S JS QS KS", twos_wild=False)
     assert not result["goes_out"]
+
+
+# --- two identical 2s never share a run (issue 15; docs/rules.md#identical-cards) -------------
+
+# Without the rule this hand went out with the run 2♠(=Q♠) 2♠(=K♠) A♠ and no other way.
+TWO_SPADES_TOGETHER = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
+
+
+def _runs(result) -> list[str]:
+    return [
+        " ".join(p.card.code + (f"={p.stands_for.code}" if p.is_wild else "") for p in m.placed)
+        for m in result["melds"]
+    ]
+
+
+def test_two_identical_twos_in_one_run_do_not_go_out():
+    hand = parse_cards(TWO_SPADES_TOGETHER)
+    result = solve_classic(hand, {"twos_wild": True}, None)
+    assert not result["goes_out"] and result["melds"] == [] and result["payment"] is None
+    assert brute_payment(hand) is None
+    # drawn, the card does not help either: discarding it leaves the same 15 cards
+    result = solve(TWO_SPADES_TOGETHER + " KD")
+    assert not result["goes_out"]
+    assert brute_payment(parse_cards(TWO_SPADES_TOGETHER + " KD")) is None
+
+
+def test_waits_of_a_hand_held_back_by_two_identical_twos():
+    hand = parse_cards(TWO_SPADES_TOGETHER)
+    waits = solve_classic(hand, {"twos_wild": True}, None)["waits"]
+    assert waits == brute_waits(hand)
+    assert card("3S") in waits  # A♠ 2♠ 3♠, the other 2♠ wild in another run
+    assert card("2S") in waits  # a third 2♠: discard the A♠, the three 2♠ in three runs
+    for c in waits:
+        check_arrangement(solve_classic(hand + [c], {"twos_wild": True}, None), hand + [c], True)
+
+
+def test_another_arrangement_keeps_identical_twos_apart():
+    # without the rule: 2♠(=Q♠) 2♠(=K♠) A♠ and the 8♥ discarded; with it, the A♠ goes and
+    # each 2♠ is in a run of its own, for the same payment
+    hand = TWO_SPADES_TOGETHER + " 8H"
+    result = solve(hand)
+    assert result["goes_out"] and result["payment"] == 1 + 2 == brute_payment(parse_cards(hand))
+    assert result["discard"] == card("AS")
+    assert sum("2S" in run for run in _runs(result)) == 2
+    check_arrangement(result, parse_cards(hand), True)
+
+
+def test_a_natural_two_and_a_wild_identical_two_are_in_different_runs():
+    # A♠ 2♠ 3♠ with the other 2♠ standing for 4♠ in the same run is refused; here the
+    # second 2♠ must find another run, and there is room for it in the hearts
+    hand = "AS 2S 3S 2S 5H 6H 7H 9D 10D JD QD 9C 10C JC QC"
+    result = solve(hand)
+    assert result["goes_out"]
+    assert result["payment"] == 2 == brute_payment(parse_cards(hand))
+    assert "AS 2S 3S" in _runs(result) and "5H 6H 7H 2S=8H" in _runs(result)
+    check_arrangement(result, parse_cards(hand), True)
+    # with no room elsewhere it does not go out
+    assert not solve("AS 2S 3S 2S 5H 6H 7H 8H 9D 10D JD 9C 10C JC KS")["goes_out"]
+
+
+def test_two_jokers_and_two_different_twos_may_share_a_run():
+    result = solve("JK JK AS 4H 5H 6H 7D 8D 9D 9C 10C JC 5S 6S 7S")
+    assert result["goes_out"] and result["payment"] == 1 + 4
+    result = solve("2H 2S AS 4H 5H 6H 7D 8D 9D 9C 10C JC 5S 6S 7S")
+    assert result["goes_out"] and result["payment"] == 1 + 2
+
+
+def test_jokers_only_twos_are_natural_and_never_share_a_run_anyway():
+    assert not solve(TWO_SPADES_TOGETHER, twos_wild=False)["goes_out"]
 
 
 def test_a_run_of_six_splits_three_and_three():
@@ -589,6 +679,39 @@ def test_wild_heavy_hands_match_brute_force(seed):
 def test_waits_match_brute_force(case):
     hand, twos_wild = case
     check_against_brute(hand, twos_wild, brute_force_waits=True)
+
+
+def _twin_arranged(rnd: random.Random) -> list[Card]:
+    """A valid arrangement whose wild places are mostly 2♠ and 2♥ (so identical 2s abound),
+    then perturbed: one more card, a card swapped; often it no longer goes out."""
+    hand = []
+    for length in rnd.choice(SPLITS):
+        suit = rnd.choice(SUITS)
+        start = rnd.randint(1, 15 - length)
+        for pos in range(start, start + length):
+            if rnd.random() < 0.3:
+                hand.append(rnd.choice([Card(2, "S"), Card(2, "S"), Card(2, "H"), JOKER]))
+            else:
+                hand.append(Card(1 if pos == 14 else pos, suit))
+    if rnd.random() < 0.6:
+        hand.append(rnd.choice([Card(2, "S"), _random_card(rnd)]))
+    for _ in range(rnd.randint(0, 2)):
+        hand[rnd.randrange(len(hand))] = rnd.choice([Card(2, "S"), Card(1, "S"), _random_card(rnd)])
+    rnd.shuffle(hand)
+    return hand
+
+
+@examples(80)
+@given(st.integers(0, 2**32))
+def test_hands_with_identical_twos_match_brute_force(seed):
+    # goes_out, payment and waits against the brute force that keeps identical cards apart;
+    # every arrangement returned (the hand's, and for each wait the hand's with that card)
+    # passes validate_meld and holds no two identical cards in one run (check_arrangement)
+    hand = _twin_arranged(random.Random(seed))
+    result = check_against_brute(hand, True)
+    if result["waits"]:
+        for c in result["waits"]:
+            check_arrangement(solve_classic(hand + [c], {}, None), hand + [c], True)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The contract-game solver, pinned to RULES.md and cross-checked against a brute force."""
+"""The contract-game solver, pinned to docs/rules.md and cross-checked against a brute force."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def check_answer(result, hand, variant, deal) -> None:
             assert not p.is_wild or variant.can_be_wild(p.card)
 
 
-# --- RULES.md, by hand ---------------------------------------------------------------------
+# --- docs/rules.md, by hand -------------------------------------------------------------------
 
 
 def test_two_sets_are_laid_and_the_dearest_card_left_is_discarded():

@@ -1,4 +1,4 @@
-"""The Rommé solver, pinned to RULES.md and cross-checked against a brute force."""
+"""The Rommé solver, pinned to docs/rules.md#romme and cross-checked against a brute force."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def check_answer(result, hand, options) -> None:
         assert meld.kind in (RUN, GROUP)
 
 
-# --- RULES.md, by hand ---------------------------------------------------------------------
+# --- docs/rules.md, by hand -------------------------------------------------------------------
 
 FILLER = "2C 4D 6H 8C 10D QH 3C 5D 9H KC"  # nothing melds with anything here
 

@@ -1,4 +1,4 @@
-"""The four variants of RULES.md as data: decks, wild cards, penalties, options, schedules."""
+"""The four variants of docs/rules.md as data: decks, wild cards, penalties, options, schedules."""
 
 import pytest
 

@@ -76,6 +76,24 @@ def test_a_hand_that_does_not_go_out_lists_its_waits_sorted(client):
     assert result["waits"] == ["2S", "2H", "2D", "2C", "JK"]
 
 
+# Issue 15: two identical cards never share a classic run, whatever their roles. Without the
+# rule this hand went out with the run 2♠(=Q♠) 2♠(=K♠) A♠ (docs/rules.md#identical-cards).
+TWO_SPADES_TOGETHER = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
+
+
+def test_two_identical_twos_in_one_run_do_not_go_out(client):
+    result = post(client, {"variant": "classic", "cards": TWO_SPADES_TOGETHER}).json()
+    assert result["goes_out"] is False and result["melds"] == [] and result["payment"] is None
+    assert "3S" in result["waits"] and "JK" in result["waits"]
+
+
+def test_a_hand_that_can_keep_its_identical_twos_apart_goes_out(client):
+    result = post(client, {"variant": "classic", "cards": TWO_SPADES_TOGETHER + " 8H"}).json()
+    assert result["goes_out"] is True and result["payment"] == 3 and result["discard"] == "AS"
+    for meld in result["melds"]:
+        assert sum(1 for p in meld if p["card"] == "2S") <= 1
+
+
 def test_output_spells_cards_canonically_whatever_the_input(client):
     cards = "4♠ 5s 6S 7S 9H TH JH QH 10C JC QC KC AD 3D KH joker"
     result = post(client, {"variant": "classic", "cards": cards}).json()

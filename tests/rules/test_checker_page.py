@@ -104,6 +104,18 @@ def test_a_classic_hand_that_does_not_go_out_shows_its_waits(client):
     ]
 
 
+def test_two_identical_twos_never_share_a_run_on_the_page(client):
+    # issue 15 (docs/rules.md#identical-cards): without the rule the hand went out with
+    # the run 2♠(=Q♠) 2♠(=K♠) A♠; it does not, and with an 8♥ it goes out another way
+    hand = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
+    html = body(page(client, variant="classic", cards=hand))
+    assert brief_of(html).startswith("Does not go out")
+    html = body(page(client, variant="classic", cards=hand + " 8H"))
+    assert brief_of(html) == "Goes out · payment 3"
+    discard = html[html.index('class="check-discard"') :]
+    assert 'aria-label="ace of spades"' in discard[: discard.index("</p>")]
+
+
 def test_many_waits_are_counted_in_the_verdict_and_drawn_in_the_answer(client):
     hand = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC 4D 5D 7D"
     html = body(page(client, variant="classic", cards=hand))

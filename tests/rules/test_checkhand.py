@@ -81,3 +81,15 @@ def test_jsonl_answers_every_line_in_order():
     assert [o.get("payment") for o in out] == [3, None, None]
     assert "error" in out[1]
     assert out[2]["waits"] == ["2S", "2H", "2D", "2C", "JK"]
+
+
+def test_jsonl_keeps_identical_twos_apart_like_the_api():
+    # issue 15: without the rule the first hand went out with 2♠(=Q♠) 2♠(=K♠) A♠
+    hand = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
+    hands = [{"variant": "classic", "cards": hand}, {"variant": "classic", "cards": hand + " 8H"}]
+    result = run("--jsonl", stdin="".join(json.dumps(h) + "\n" for h in hands))
+    assert result.returncode == 0, result.stderr
+    refused, accepted = [json.loads(line) for line in result.stdout.splitlines()]
+    assert refused["goes_out"] is False and "3S" in refused["waits"]
+    assert accepted["goes_out"] is True and accepted["discard"] == "AS"
+    assert all(sum(p["card"] == "2S" for p in meld) <= 1 for meld in accepted["melds"])

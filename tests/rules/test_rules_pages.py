@@ -305,7 +305,7 @@ def test_the_sheets_example_hand_goes_out_as_the_page_says():
 def test_romme_opening_values_follow_the_card_values():
     html, ctx = render("[[opening-sum: 7H 8H 9H | QS QH QD]] [[opening: AS 2S 3S]]", "en", "romme")
     assert '<span class="num" data-example="opening">24 + 30 = 54</span>' in html
-    # An ace in A-2-3 counts 11 for the opening (RULES.md).
+    # An ace in A-2-3 counts 11 for the opening (docs/rules.md#romme).
     assert '<span class="num" data-example="opening">16</span>' in html
     html, _ = render("[[opening: 5C JK=6C 7C]]", "en", "romme")
     assert '<span class="num" data-example="opening">18</span>' in html

@@ -7,7 +7,7 @@ from tests.scorepad.conftest import hidden, own
 
 pytestmark = pytest.mark.django_db
 
-# Worked example of RULES.md: A♦ JK 3♦ is a run; 4+4+4+3 is laid, K♥ discarded; payment 3.
+# Worked example of docs/rules.md#classic-worked-examples: A♦ JK 3♦ is a run; 4+4+4+3 is laid, K♥ discarded; payment 3.
 WORKED_HAND = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
 
 
@@ -105,6 +105,24 @@ def test_a_hand_that_does_not_go_out_is_refused_in_place(creator, game):
     response = creator.post(url(game), classic_form_data(game, 0, mode="hand", hand=hand))
     assert "This hand does not go out" in response.content.decode()
     assert not Deal.objects.exists()
+
+
+def test_a_hand_that_needs_two_identical_twos_in_one_run_is_refused(creator, game):
+    # issue 15: without the rule the hand went out with 2♠(=Q♠) 2♠(=K♠) A♠, discarding K♦
+    hand = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC KD"
+    response = creator.post(url(game), classic_form_data(game, 2, mode="hand", hand=hand))
+    assert "This hand does not go out" in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+def test_a_hand_that_keeps_its_identical_twos_apart_is_recorded(creator, game):
+    hand = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC 8H"
+    response = creator.post(url(game), classic_form_data(game, 2, mode="hand", hand=hand))
+    assert response.status_code == 302
+    assert scores(game) == [-3, -3, 9, -3]
+    deal = Deal.objects.get(game=game)
+    assert deal.entry["discard"] == "AS"
+    assert all(sum(p["card"] == "2S" for p in meld) <= 1 for meld in deal.entry["melds"])
 
 
 def test_an_unreadable_card_is_named(creator, game):

@@ -55,15 +55,28 @@ card can always be replaced by a joker standing for it), which rejects most hand
 otherwise the joker and every wild 2 are waits, and the natural waits come from the flagged
 pass.
 
+Identical 2s. Two identical cards never share a run (docs/rules.md#identical-cards); only
+2s can be identical in a run (natural cards of a run differ in rank, jokers are exempt), and
+only when the laid cards hold two copies of one 2. The DP treats wild 2s as fungible, so for
+such hands it is a relaxation: its arrangement is placed with a spread of the 2s that keeps
+copies apart (``_place_twos``: a 2 of suit s goes to a run with a wild place and no other 2 of
+suit s, natural or wild), and when that fails ``_best_apart`` searches every arrangement:
+per suit every grouping of its natural cards (``_layouts``, up to what matters for the spread),
+every way to give the groups the parts of a split, and the spread. The DP's best key of each
+discard bounds what that discard can pay, so discards are tried best first and the search
+stops early. ``waits`` re-checks each drawn card that makes two identical 2s the same way.
+
 Ties between arrangements of equal payment (documented choice): prefer the split in the
-order RULES.md lists them (3+3+3+3+3, then 4+4+4+3, then 5+4+3+3), then the discard that
+order docs/rules.md lists them (3+3+3+3+3, then 4+4+4+3, then 5+4+3+3), then the discard that
 comes last in canonical order (suit S, H, D, C, then rank; a joker last); the runs then come
-out of a fixed enumeration order. With this rule the worked example of RULES.md discards K♥.
+out of a fixed enumeration order. With this rule the worked example of docs/rules.md#classic-worked-examples
+discards K♥.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations, permutations
 
 from ..cards import JOKER, SUITS, Card
 from ..melds import RUN, Meld, Placed
@@ -450,8 +463,10 @@ def _one_suit(laid: list[Card]) -> bool:
     return len(suits) == 1 and "" not in suits
 
 
-def _best(cards: list[Card], twos_wild: bool):
-    """The best way to go out, or None.
+def _best(cards: list[Card], twos_wild: bool, keys: dict | None = None):
+    """The best way to go out, or None (identical 2s may share a run here: see _solve).
+
+    ``keys``, when given, receives per discard (None for 15 cards) its best key and way out.
 
     Returns (discard, per-suit vectors laid, wild 2s, jokers laid, g code, one suit, laid
     cards, pool limit).
@@ -520,6 +535,9 @@ def _best(cards: list[Card], twos_wild: bool):
             value = _payment_value(rel, jokers_laid) + (10 if one_suit else 0)
             split = _first_split(mask)
             key = (value, -split, dkey)
+            if keys is not None and (discard not in keys or key > keys[discard][0]):
+                g_key = next(_bits(mask & SPLIT_MASKS[split]))
+                keys[discard] = (key, (discard, laid_vecs, rel, jokers_laid, g_key, one_suit, laid))
             if best_key is None or key > best_key:
                 best_key = key
                 g = next(_bits(mask & SPLIT_MASKS[split]))
@@ -683,8 +701,129 @@ def _assign_wilds(slots: list[Card], pool: list[Card]) -> list[Card]:
     return out
 
 
-def _arrangement(best, twos_wild: bool) -> list[Meld]:
-    discard, laid_vecs, rel, jokers_laid, g, _one, _laid = best
+def _windows(groups: list[tuple], lengths: list[int], wild_runs: list[int]) -> list[list]:
+    """Per run the list of (stands_for, natural card or None) of its places: each group
+    (minimal length, suit index, lo, hi, positions) in a window of its length, from its lowest
+    natural card up (down from the ace high when that does not fit), then the all-wild runs."""
+    windows = []
+    for (_minlen, s, lo, _hi, positions), length in zip(groups, lengths, strict=True):
+        start = lo if lo + length - 1 <= NPOS else NPOS - length + 1
+        suit = SUITS[s]
+        present = set(positions)
+        windows.append(
+            [
+                (_position_card(q, suit), _position_card(q, suit) if q in present else None)
+                for q in range(start, start + length)
+            ]
+        )
+    for length in wild_runs:
+        windows.append([(Card(q, "S"), None) for q in range(3, 3 + length)])
+    return windows
+
+
+def _melds(windows: list[list], filled: list[Card]) -> list[Meld]:
+    it = iter(filled)
+    return [
+        Meld(RUN, tuple(Placed(nat if nat is not None else next(it), sf) for sf, nat in w))
+        for w in windows
+    ]
+
+
+def _run_traits(window: list) -> tuple[str, int, bool, bool]:
+    """(suit, wild places, holds its own natural 2, its 2 position is a wild place)."""
+    suit = window[0][0].suit
+    wild = sum(1 for _sf, nat in window if nat is None)
+    nat2 = any(nat is not None and nat.rank == 2 for _sf, nat in window)
+    kslot = any(nat is None and sf.rank == 2 for sf, nat in window)
+    return suit, wild, nat2, kslot
+
+
+def _place_twos(traits: list[tuple[str, int, bool, bool]], twos: dict[str, int]):
+    """Spread the wild 2s over the runs so that no run holds two identical cards.
+
+    ``twos`` counts the wild 2s per suit. A 2 of suit s goes to a run with a wild place that
+    holds no other 2 of suit s and no natural 2 of suit s; in a run of suit s whose 2 position
+    is a wild place it needs a second wild place (it is natural at the 2 position). Jokers
+    fill the rest. Returns per run the suits of the 2s it takes, or None when no spread works.
+    """
+    cap = [t[1] for t in traits]
+    taken: list[list[str]] = [[] for _ in traits]
+    order = [suit for suit in SUITS if twos.get(suit)]
+
+    def eligible(suit: str) -> list[int]:
+        return [
+            j
+            for j, (rs, wild, nat2, kslot) in enumerate(traits)
+            if cap[j] >= 1 and not (rs == suit and (nat2 or (kslot and wild < 2)))
+        ]
+
+    def place(i: int) -> bool:
+        if i == len(order):
+            return True
+        suit = order[i]
+        for runs in combinations(eligible(suit), twos[suit]):
+            for j in runs:
+                cap[j] -= 1
+                taken[j].append(suit)
+            if place(i + 1):
+                return True
+            for j in runs:
+                cap[j] += 1
+                taken[j].pop()
+        return False
+
+    return taken if place(0) else None
+
+
+def _fill_apart(windows: list[list], pool: list[Card]) -> list[Card] | None:
+    """The wild places' cards (in window order) with no two identical 2s in one run, or None.
+
+    The pool is the laid wild 2s and jokers; each run gets the 2s :func:`_place_twos` gives
+    it, its own suit's 2 first (in the first wild place other than the 2 position), the
+    others in the following places, jokers in the rest.
+    """
+    twos: dict[str, int] = {}
+    for c in pool:
+        if not c.is_joker:
+            twos[c.suit] = twos.get(c.suit, 0) + 1
+    traits = [_run_traits(w) for w in windows]
+    spread = _place_twos(traits, twos)
+    if spread is None:
+        return None
+    out: list[Card] = []
+    for w, (suit, _wild, _nat2, _kslot), suits in zip(windows, traits, spread, strict=True):
+        slots = [sf for sf, nat in w if nat is None]
+        cards: list[Card | None] = [None] * len(slots)
+        mine = sorted(suits, key=lambda x: (x != suit, SUITS.index(x)))
+        for x in mine:
+            for i, sf in enumerate(slots):
+                if cards[i] is None and not (sf.rank == 2 and sf.suit == x):
+                    cards[i] = Card(2, x)
+                    break
+            else:
+                raise AssertionError("a 2 found no place")
+        out.extend(JOKER if c is None else c for c in cards)
+    return out
+
+
+def _twin_twos(cards, twos_wild: bool) -> bool:
+    """Two identical 2s among these cards (with 2s wild): the only cards the rule that no
+    run holds two identical cards can bind (natural cards of a run differ in rank)."""
+    if not twos_wild:
+        return False
+    seen = set()
+    for c in cards:
+        if c.rank == 2:
+            if c.suit in seen:
+                return True
+            seen.add(c.suit)
+    return False
+
+
+def _arrangement(best, twos_wild: bool) -> list[Meld] | None:
+    """The runs of the best way out; None when its twin 2s cannot be kept apart (then
+    :func:`_best_apart` searches every arrangement)."""
+    discard, laid_vecs, rel, jokers_laid, g, _one, laid = best
     picks = _picks(laid_vecs, twos_wild, g, rel, jokers_laid + rel)
     groups = []  # (minimal length, suit index, lo, hi, positions)
     pool: list[Card] = []
@@ -697,34 +836,206 @@ def _arrangement(best, twos_wild: bool) -> list[Meld]:
     parts = list(SPLITS[SPLIT_OF[g]])
     # longest minimal length gets the longest part; ties in suit and position order
     order = sorted(range(len(groups)), key=lambda i: (-groups[i][0], groups[i][1], groups[i][2]))
-    lengths = {}
+    lengths = [0] * len(groups)
     for rank_i, gi in enumerate(order):
         lengths[gi] = parts[rank_i]
         assert parts[rank_i] >= groups[gi][0]
-    wild_runs = parts[len(groups) :]
-
-    windows = []  # per run: list of (stands_for, natural card or None)
-    for gi, (_minlen, s, lo, _hi, positions) in enumerate(groups):
-        length = lengths[gi]
-        start = lo if lo + length - 1 <= NPOS else NPOS - length + 1
-        suit = SUITS[s]
-        present = set(positions)
-        windows.append(
-            [
-                (_position_card(q, suit), _position_card(q, suit) if q in present else None)
-                for q in range(start, start + length)
-            ]
-        )
-    for length in wild_runs:
-        windows.append([(Card(q, "S"), None) for q in range(3, 3 + length)])
-    slots = [sf for w in windows for sf, nat in w if nat is None]
+    windows = _windows(groups, lengths, parts[len(groups) :])
     pool.sort(key=lambda c: c.sort_key)
-    filled = iter(_assign_wilds(slots, pool))
-    melds = []
-    for w in windows:
-        placed = tuple(Placed(nat if nat is not None else next(filled), sf) for sf, nat in w)
-        melds.append(Meld(RUN, placed))
-    return melds
+    if _twin_twos(laid, twos_wild):
+        filled = _fill_apart(windows, pool)
+        if filled is None:
+            return None
+    else:
+        slots = [sf for w in windows for sf, nat in w if nat is None]
+        filled = _assign_wilds(slots, pool)
+    return _melds(windows, filled)
+
+
+# --- twin 2s: every arrangement ----------------------------------------------------------------
+# The DP above treats the wild 2s as fungible, which is exact unless the laid cards hold two
+# identical 2s: then two of them must not share a run. When the DP's best arrangement cannot
+# keep them apart, this slower search looks at every arrangement: per suit every way to group
+# its natural cards (up to what matters for the pool: minimal length, natural cards, a natural
+# 2, a wild 2 position), every way to give the groups the parts of a split, and the spread of
+# the wild 2s (:func:`_place_twos`).
+
+
+@lru_cache(maxsize=1 << 15)
+def _layouts(counts: tuple[int, ...], groups: int, slack: int) -> dict[tuple, tuple]:
+    """Ways to group natural cards (counts at positions 1..14) into runs' natural groups.
+
+    A group holds distinct positions spanning at most 5. Returns {sorted signatures: groups},
+    a signature being (minimal length, natural cards, holds the 2, its 2 position is wild)
+    and the groups (lo, hi, positions) one representative; at most ``groups`` groups, whose
+    minimal lengths exceed their natural cards by at most ``slack`` in all (the wild cards).
+    """
+    p = next((i for i, c in enumerate(counts) if c), None)
+    if p is None:
+        return {(): ()}
+    if sum(counts) > 5 * groups:
+        return {}
+    out: dict[tuple, tuple] = {}
+    near = [q for q in range(p + 1, min(p + 5, NPOS)) if counts[q]]
+    for size in range(len(near) + 1):
+        for more in combinations(near, size):
+            members = (p, *more)
+            positions = tuple(q + 1 for q in members)
+            lo, hi = positions[0], positions[-1]
+            minlen = max(3, hi - lo + 1)
+            if minlen - len(positions) > slack:
+                continue
+            rest = list(counts)
+            for q in members:
+                rest[q] -= 1
+            sig = (minlen, len(positions), 2 in positions, lo == 1 and 2 not in positions)
+            sub = _layouts(tuple(rest), groups - 1, slack - minlen + len(positions))
+            for subsig, subgroups in sub.items():
+                key = tuple(sorted((*subsig, sig)))
+                if key not in out:
+                    out[key] = ((lo, hi, positions), *subgroups)
+    return out
+
+
+def _suit_layouts(
+    v: tuple[int, ...], twos_wild: bool, groups: int, slack: int
+) -> list[tuple[int, tuple, tuple]]:
+    """One suit's layouts: (wild 2s, signatures, groups), one per distinct pair. ``slack``:
+    the most wild cards there can be if every 2 is wild; each natural 2 of the suit is one
+    fewer."""
+    aces, twos = v[0], v[1]
+    found: dict[tuple[int, tuple], tuple] = {}
+    for rel in range(twos + 1) if twos_wild else (0,):
+        for a1 in range(aces + 1):
+            counts = (a1, twos - rel, *v[2:], aces - a1)
+            room = slack - (twos - rel if twos_wild else 0)
+            for sigs, reps in _layouts(counts, groups, room).items():
+                found.setdefault((rel, sigs), reps)
+    return [(rel, sigs, reps) for (rel, sigs), reps in found.items()]
+
+
+def _traits_of(sigs_by_suit, lengths, wild_runs) -> list[tuple[str, int, bool, bool]]:
+    traits = [
+        (SUITS[s], length - sig[1], sig[2], sig[3])
+        for (s, sig), length in zip(sigs_by_suit, lengths, strict=True)
+    ]
+    traits.extend(("", length, False, False) for length in wild_runs)
+    return traits
+
+
+def _best_apart(cards: list[Card], twos_wild: bool, bounds: dict, first_only: bool = False):
+    """The best way out keeping identical cards apart, searched over every arrangement.
+
+    ``bounds`` are _best's keys per discard, found without the rule: upper bounds, so the
+    discards are tried best first and the search stops when none can beat what it has.
+    Returns (discard, wild 2s, jokers laid, one suit, melds) or None. Ties as in _best: the
+    first split, then the last discard. ``first_only``: stop at the first way out found.
+    """
+    ranked = sorted(bounds.items(), key=lambda item: item[1][0], reverse=True)
+    if first_only:  # any way out will do: first the DP's own arrangement of each discard
+        for _discard, (_bound, way) in ranked:
+            melds = _arrangement(way, twos_wild)
+            if melds is not None:
+                discard, _vecs, rel, jokers_laid, _g, one_suit, _laid = way
+                return discard, rel, jokers_laid, one_suit, melds
+    best_key = None
+    best = None
+    for discard, (bound, _way) in ranked:
+        if best_key is not None and bound <= best_key:
+            break
+        laid = list(cards)
+        if discard is not None:
+            laid.remove(discard)
+        vecs, jokers = _vectors(laid)
+        tvecs = [tuple(v) for v in vecs]
+        if sum(_suit_bound(v, twos_wild) for v in tvecs) > LAID:
+            continue
+        # every card that cannot be wild is natural, so at most 15 less those are wild; a
+        # suit's groups leave room for the others' (a group per 5 natural cards)
+        fixed = [sum(v) - (v[1] if twos_wild else 0) for v in tvecs]
+        slack = LAID - sum(fixed)
+        need = [-(-n // 5) for n in fixed]
+        per_suit = [
+            _suit_layouts(v, twos_wild, 5 - sum(need) + need[s], slack) for s, v in enumerate(tvecs)
+        ]
+        one_suit = jokers == 0 and _one_suit(laid)
+        dkey = discard.sort_key if discard is not None else (0, 0)
+        for combo in _combos(per_suit, 0, 0, 0, ()):
+            rel = sum(option[0] for option in combo)
+            value = _payment_value(rel, jokers) + (10 if one_suit else 0)
+            if best_key is not None and (value, 0, dkey) <= best_key:
+                continue
+            sigs_by_suit = [(s, sig) for s, option in enumerate(combo) for sig in option[1]]
+            twos = {SUITS[s]: option[0] for s, option in enumerate(combo) if option[0]}
+            for split_i, parts in enumerate(SPLITS):
+                if best_key is not None and (value, -split_i, dkey) <= best_key:
+                    break
+                found = _give_parts(sigs_by_suit, parts, twos)
+                if found is not None:
+                    best_key = (value, -split_i, dkey)
+                    best = (discard, combo, found, rel, jokers, one_suit)
+                    if first_only:
+                        return _apart_result(best)
+                    break
+    return _apart_result(best) if best is not None else None
+
+
+def _combos(per_suit: list, s: int, ngroups: int, places: int, chosen: tuple):
+    """Every choice of one layout per suit with at most 5 groups and 15 places."""
+    if s == 4:
+        yield chosen
+        return
+    for option in per_suit[s]:
+        n = ngroups + len(option[1])
+        m = places + sum(x[0] for x in option[1])
+        if n <= 5 and m <= LAID:
+            yield from _combos(per_suit, s + 1, n, m, (*chosen, option))
+
+
+def _give_parts(sigs_by_suit, parts: tuple[int, ...], twos: dict[str, int]):
+    """Lengths for the groups from the parts of a split (the rest all-wild runs) with a spread
+    of the wild 2s that keeps identical 2s apart, or None."""
+    n = len(sigs_by_suit)
+    if n > len(parts):
+        return None
+    for lengths in sorted(set(permutations(parts, n)), reverse=True):
+        if any(length < sig[0] for (_s, sig), length in zip(sigs_by_suit, lengths, strict=True)):
+            continue
+        wild_runs = list(parts)
+        for length in lengths:
+            wild_runs.remove(length)
+        if _place_twos(_traits_of(sigs_by_suit, lengths, wild_runs), twos) is not None:
+            return list(lengths), wild_runs
+    return None
+
+
+def _apart_result(best):
+    discard, combo, (lengths, wild_runs), rel, jokers, one_suit = best
+    groups = []
+    for s, (_rel, _sigs, reps) in enumerate(combo):
+        for lo, hi, positions in reps:
+            groups.append((max(3, hi - lo + 1), s, lo, hi, positions))
+    # the lengths follow the signatures' order; match each representative group to its own
+    sig_order = [
+        (s, (max(3, hi - lo + 1), len(pos), 2 in pos, lo == 1 and 2 not in pos))
+        for s, (_rel, _sigs, reps) in enumerate(combo)
+        for lo, hi, pos in reps
+    ]
+    expected = [(s, sig) for s, option in enumerate(combo) for sig in option[1]]
+    remaining = list(zip(expected, lengths, strict=True))
+    group_lengths = []
+    for key in sig_order:
+        i = next(i for i, (k, _length) in enumerate(remaining) if k == key)
+        group_lengths.append(remaining.pop(i)[1])
+    pool = sorted(
+        [Card(2, SUITS[s]) for s, option in enumerate(combo) for _ in range(option[0])]
+        + [JOKER] * jokers,
+        key=lambda c: c.sort_key,
+    )
+    windows = _windows(groups, group_lengths, wild_runs)
+    filled = _fill_apart(windows, pool)
+    assert filled is not None, "the spread of the 2s was lost"
+    return discard, rel, jokers, one_suit, _melds(windows, filled)
 
 
 # --- waits -----------------------------------------------------------------------------------
@@ -777,7 +1088,14 @@ def _waits(cards: list[Card], twos_wild: bool) -> list[Card]:
             if (res >> (GSPACE * i)) & G_ALL:
                 pos = i + 1
                 found.add(_position_card(pos, suit))
-    return sorted(found, key=lambda c: c.sort_key)
+    # The DP lets identical 2s share a run; a drawn card that makes two identical 2s is a
+    # wait only if the hand then goes out keeping them apart.
+    waits = []
+    for c in sorted(found, key=lambda c: c.sort_key):
+        hand = [*cards, c]
+        if not _twin_twos(hand, twos_wild) or _solve(hand, twos_wild, first_only=True):
+            waits.append(c)
+    return waits
 
 
 def clear_caches() -> None:
@@ -787,6 +1105,7 @@ def clear_caches() -> None:
     _suit_options.cache_clear()
     _flagged_suit.cache_clear()
     _cover_cost.cache_clear()
+    _layouts.cache_clear()
     _suit_bound.cache_clear()
     _suit_classes.cache_clear()
 
@@ -794,12 +1113,25 @@ def clear_caches() -> None:
 # --- entry point -----------------------------------------------------------------------------
 
 
+def _solve(cards: list[Card], twos_wild: bool, first_only: bool = False):
+    """(discard, wild 2s, jokers laid, one suit, melds) of the best way out, or None."""
+    bounds: dict = {}
+    best = _best(cards, twos_wild, bounds)
+    if best is None:
+        return None
+    melds = _arrangement(best, twos_wild)
+    if melds is None:  # twin 2s the DP's arrangement cannot keep apart: search them all
+        return _best_apart(cards, twos_wild, bounds, first_only)
+    discard, _vecs, rel, jokers_laid, _g, one_suit, _laid = best
+    return discard, rel, jokers_laid, one_suit, melds
+
+
 def solve_classic(cards: list[Card], options: dict, first_turn: str | None) -> dict:
     """Check a classic hand of 15 or 16 cards (see the module docstring for the method)."""
     twos_wild = bool(options.get("twos_wild", True))
     cards = list(cards)
-    best = _best(cards, twos_wild)
-    if best is None:
+    found = _solve(cards, twos_wild)
+    if found is None:
         return {
             "goes_out": False,
             "melds": [],
@@ -808,8 +1140,7 @@ def solve_classic(cards: list[Card], options: dict, first_turn: str | None) -> d
             "payment_rows": [],
             "waits": _waits(cards, twos_wild) if len(cards) == LAID else None,
         }
-    discard, _vecs, rel, jokers_laid, _g, one_suit, _laid = best
-    melds = _arrangement(best, twos_wild)
+    discard, rel, jokers_laid, one_suit, melds = found
     payment = classic_payment(
         rel, jokers_laid, first_turn=first_turn, one_suit=one_suit, twos_wild=twos_wild
     )

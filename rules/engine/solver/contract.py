@@ -5,7 +5,7 @@ least ``deal.set_min`` cards of one rank, ``deal.runs`` runs of at least ``deal.
 cards of one suit in order), it finds the way to lay the contract that leaves the lowest
 penalty in hand, exactly.
 
-Readings of RULES.md this module implements:
+Readings of docs/rules.md#the-contract-games this module implements:
 
 * The player lays exactly the contract's number of sets and runs, each extended with every
   card that fits (more cards of the set's rank, runs at either end and in their gaps, wild

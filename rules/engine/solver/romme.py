@@ -1,6 +1,6 @@
 """The hand solver of Rommé: the best opening a hand can lay, and Handrommé.
 
-Readings of RULES.md this module implements:
+Readings of docs/rules.md#romme this module implements:
 
 * Melds: runs of 3 to 13 cards of one suit in order (ace low or high, never K-A-2) and
   groups of 3 or 4 cards of one rank in different suits. A joker stands for any card, any

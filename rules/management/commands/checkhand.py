@@ -1,4 +1,4 @@
-"""``manage.py checkhand``: check hands from the command line (DESIGN.md).
+"""``manage.py checkhand``: check hands from the command line (docs/interfaces.md#checkhand).
 
 checkhand --variant classic "AS 2S 3S ..."      one hand, one JSON object
 checkhand --jsonl < requests.jsonl              one JSON request per line
