@@ -14,10 +14,7 @@ OUTSIDE = (".." + "/shared", "/work" + "/shared")  # spelt in two halves: this f
 SKIP_DIRS = {".git", ".venv", "node_modules", "data", "staticfiles", "__pycache__"}
 DOC_REF = re.compile(r"docs/((?:[\w-]+/)*[\w-]+\.md)(?:#([\w-]+))?")
 MD_LINK = re.compile(r"\]\(([^)\s]*)\)")
-# rules/content/ is written by the engineers of the rules pages; its README still names the
-# old specification by file name (not by path) and is left to them: drop this once it names
-# docs/rules.md.
-BARE_NAME_EXEMPT = ("rules/content/",)
+BARE_NAME_EXEMPT: tuple[str, ...] = ()
 
 
 @cache
