@@ -76,9 +76,31 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
     }
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (a name like ``=HYPERLINK(...)``,
+    OWASP "CSV injection") gets a leading apostrophe, so it shows as the text it is. Numbers
+    are left alone: -3 is a score."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, out: io.StringIO):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self.writer.writerow([csv_cell(value) for value in row])
+
+
 def export_csv(sheet: Sheet) -> str:
+    """The sheet as CSV for a spreadsheet. Not read back: the JSON export is the one that
+    imports, and it keeps names exactly as they are."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     names = [s.player.name for s in sheet.seats]
     contract = sheet.game.deal_specs is not None
     head = [_("deal"), _("dealer"), _("went out")]
