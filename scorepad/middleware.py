@@ -3,8 +3,22 @@ person types one. The answer is a clear 400 instead of an error deep in a form o
 
 from __future__ import annotations
 
+from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.utils.translation import gettext as _
+
+# The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
+# security headers; an answer they give early skips them, so it goes through them here.
+LATER_HEADER_MIDDLEWARE = (XFrameOptionsMiddleware, CSPMiddleware)
+
+
+def with_security_headers(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` with the headers every other answer gets from the middleware that comes
+    later in the chain (X-Frame-Options, Content-Security-Policy), by the same code."""
+    for middleware in LATER_HEADER_MIDDLEWARE:
+        response = middleware(lambda _request, answer=response: answer)(request)
+    return response
 
 
 def _has_nul(query) -> bool:
@@ -25,10 +39,11 @@ class RejectNulMiddleware:
                 and _has_nul(request.POST)
             )
         ):
-            return HttpResponseBadRequest(
+            response = HttpResponseBadRequest(
                 _(
                     "The request holds a character that cannot be stored. Please check what you typed."
                 ),
                 content_type="text/plain; charset=utf-8",
             )
+            return with_security_headers(request, response)
         return self.get_response(request)

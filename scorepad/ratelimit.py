@@ -19,6 +19,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from .middleware import with_security_headers
 from .models import RateCounter
 
 WINDOW_SECONDS = 60
@@ -109,4 +110,4 @@ class RateLimitMiddleware:
         else:
             response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(WINDOW_SECONDS)
-        return response
+        return with_security_headers(request, response)
