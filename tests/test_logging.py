@@ -10,12 +10,20 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import translation
 from gunicorn.config import Config
 
 from scorepad.logfilters import GunicornLogger, MaskTokens, mask
 from tests.factories import GameFactory, classic_form_data
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """URLs reversed here carry /en/, whatever language an earlier test activated."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
