@@ -6,13 +6,15 @@ cannot drift from what the API accepts. The result fields are those of docs/inte
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_safe
 
-from rules.engine.check import FIRST_TURN_VALUES
+from rules.engine.cards import JOKER_TOKENS, RANK_TOKENS, SUIT_TOKENS
+from rules.engine.check import MAX_EXTRA_CONTRACT_CARDS
 from rules.engine.variants import (
     CLASSIC,
     MAX_CARDS_DEALT,
@@ -53,33 +55,208 @@ COMMON_RESULT = {
 COMMON_REQUIRED = ["variant", "cards", "melds", "discard"]
 
 
+# --- the request: one schema per variant, as exact as JSON Schema can say it ----------------
+# The hand's size is part of the schema (classic 15 or 16 by first_turn, Rommé 15, a contract
+# deal its cards dealt + 1 to + 13). What no schema can say is left to a 400 that names it:
+# more copies of a card than the decks hold, a deal past the end of a custom schedule, a
+# custom contract that needs more cards than are dealt.
+
+
+def _any_case(text: str) -> str:
+    """A regex (ECMA 262 and Python alike) matching ``text`` in any letter case."""
+    out = []
+    for char in text:
+        if char.upper() != char.lower():
+            out.append(f"[{char.upper()}{char.lower()}]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+def _alternatives(tokens) -> str:
+    return "|".join(_any_case(t) for t in sorted(tokens, key=lambda t: (-len(t), t)))
+
+
+TOKEN = (
+    f"(?:{_alternatives(JOKER_TOKENS)}|(?:{_alternatives(RANK_TOKENS)})"
+    f"(?:{_alternatives(SUIT_TOKENS)}))"
+)
+SEPARATOR = "[ ,;\\t\\n\\r]"
+HAND_TEXT = (
+    "Card tokens separated by spaces or commas, any letter case: rank A 2-10 J Q K (T for "
+    "ten) then suit S H D C (or ♠ ♥ ♦ ♣), JK for a joker; or a list of such tokens."
+)
+
+
+def _hand(low: int, high: int) -> dict[str, Any]:
+    """A hand of ``low`` to ``high`` cards, as text or as a list of tokens."""
+    count = f"{{{low - 1}}}" if low == high else f"{{{low - 1},{high - 1}}}"
+    text = f"^{SEPARATOR}*{TOKEN}(?:{SEPARATOR}+{TOKEN}){count}{SEPARATOR}*$"
+    size = f"{low} cards" if low == high else f"{low} to {high} cards"
+    return {
+        "description": f"{HAND_TEXT} {size}.",
+        "oneOf": [
+            {"type": "string", "pattern": text},
+            {
+                "type": "array",
+                "items": {"type": "string", "pattern": f"^{TOKEN}$"},
+                "minItems": low,
+                "maxItems": high,
+            },
+        ],
+    }
+
+
 def _option_schema(spec) -> dict[str, Any]:
+    # As the checker page sends them too: true/false/on/off as text, a number as text.
     if spec.is_bool:
-        value: dict[str, Any] = {"type": "boolean"}
+        text = "^(?:" + "|".join(_any_case(w) for w in ("true", "false", "on", "off")) + ")$"
+        value: dict[str, Any] = {
+            "oneOf": [{"type": "boolean"}, {"type": "string", "pattern": text}]
+        }
     else:
-        value = {"enum": list(spec.choices)}
+        choices = "|".join(str(c) for c in spec.choices)
+        value = {
+            "oneOf": [
+                {"enum": list(spec.choices)},
+                {"type": "string", "pattern": f"^ *(?:{choices}) *$"},
+            ]
+        }
     return {**value, "default": spec.default, "description": spec.help}
 
 
-def _options_schema() -> dict[str, Any]:
+def _options_schema(variant_ids) -> dict[str, Any]:
     properties: dict[str, Any] = {}
-    notes = []
-    for vid in VARIANT_IDS:
-        names = []
+    for vid in variant_ids:
         for spec in VARIANTS[vid].options:
             properties.setdefault(spec.name, _option_schema(spec))
-            names.append(spec.name)
-        notes.append(f"{vid}: {', '.join(names) if names else 'none'}")
     return {
-        "type": "object",
+        "type": ["object", "null"],
         "description": (
-            "House-rule options of the variant by name; missing ones take their defaults; "
-            "an option of another variant is refused. Options per variant — "
-            + "; ".join(notes)
-            + "."
+            "House-rule options of the variant by name; missing ones (or null) take their "
+            "defaults; an option of another variant is refused."
         ),
         "properties": properties,
         "additionalProperties": False,
+    }
+
+
+NULL = {"type": "null"}
+
+
+def _request(variant_ids, required, **fields) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["variant", "cards", *required],
+        "additionalProperties": False,
+        "properties": {
+            "variant": {"type": "string", "enum": list(variant_ids)},
+            "options": _options_schema(variant_ids),
+            "deal": NULL,
+            "schedule": NULL,
+            "first_turn": NULL,
+            **fields,
+        },
+    }
+
+
+def _schedule_schema() -> dict[str, Any]:
+    def number(low, high=None, default=None):
+        value = {"type": "integer", "minimum": low}
+        if high is not None:
+            value["maximum"] = high
+        if default is not None:
+            value["default"] = default
+        return value
+
+    def row(sets, runs, required):
+        return {
+            "type": "object",
+            "required": ["cards", *required],
+            "properties": {
+                "cards": number(1, MAX_CARDS_DEALT),
+                "sets": sets,
+                "runs": runs,
+                "set_min": number(3, 8, 3),
+                "run_min": number(3, 13, 4),
+            },
+        }
+
+    # A contract needs a set or a run: sets 1 or more, or no sets and runs 1 or more.
+    row = {
+        "oneOf": [
+            row(number(1), number(0, default=0), ["sets"]),
+            row({"type": "integer", "enum": [0], "default": 0}, number(1), ["runs"]),
+        ]
+    }
+    return {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": MAX_CUSTOM_DEALS,
+        "description": (
+            "Contract games only: the game's own deal schedule. Each deal's contract needs a "
+            "set or a run, and no more cards than are dealt."
+        ),
+        "items": row,
+    }
+
+
+def _request_schemas() -> dict[str, Any]:
+    classic = [CLASSIC]
+    contract_ids = CONTRACT_IDS
+    contract = []
+    for vid in contract_ids:
+        for spec in VARIANTS[vid].schedule:
+            contract.append(
+                _request(
+                    [vid],
+                    ["deal"],
+                    deal={"type": "integer", "enum": [spec.number]},
+                    cards=_hand(spec.cards + 1, spec.cards + 1 + MAX_EXTRA_CONTRACT_CARDS),
+                )
+            )
+    contract.append(
+        _request(
+            contract_ids,
+            ["deal", "schedule"],
+            deal={
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_CUSTOM_DEALS,
+                "description": "1 to the length of the schedule.",
+            },
+            schedule=_schedule_schema(),
+            cards=_hand(2, MAX_CARDS_DEALT + 1 + MAX_EXTRA_CONTRACT_CARDS),
+        )
+    )
+    return {
+        "ClassicRequest": {
+            "description": (
+                "The classic game: 16 cards after drawing, 15 when out without drawing "
+                "(first_turn says which; without it, either)."
+            ),
+            "oneOf": [
+                _request(
+                    classic, ["first_turn"], first_turn={"enum": ["drawn"]}, cards=_hand(16, 16)
+                ),
+                _request(
+                    classic, ["first_turn"], first_turn={"enum": ["undrawn"]}, cards=_hand(15, 15)
+                ),
+                _request(classic, [], cards=_hand(15, 16)),
+            ],
+        },
+        "ContractRequest": {
+            "description": (
+                "A contract game: the deal is required (1 to 7 with the standard schedule); "
+                "the hand after drawing holds the deal's cards dealt + 1 to + "
+                f"{1 + MAX_EXTRA_CONTRACT_CARDS} (out-of-turn takes add cards)."
+            ),
+            "oneOf": contract,
+        },
+        "RommeRequest": {
+            "description": "Rommé: the hand after drawing, 15 cards.",
+            **_request([ROMME], [], cards=_hand(15, 15)),
+        },
     }
 
 
@@ -210,68 +387,20 @@ def openapi_document() -> dict[str, Any]:
         "components": {
             "schemas": {
                 "CheckRequest": {
-                    "type": "object",
-                    "required": ["variant", "cards"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "variant": {"type": "string", "enum": list(VARIANT_IDS)},
-                        "cards": {
-                            "type": "string",
-                            "description": (
-                                "Card tokens separated by spaces or commas: rank then suit "
-                                "(S H D C or ♠ ♥ ♦ ♣), 10 or T for ten, JK for a joker."
-                            ),
-                        },
-                        "deal": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": MAX_CUSTOM_DEALS,
-                            "description": (
-                                "Contract games only (and required there): the deal, 1 to the "
-                                "length of the schedule (7 by default)."
-                            ),
-                        },
-                        "options": _options_schema(),
-                        "first_turn": {
-                            "enum": list(FIRST_TURN_VALUES),
-                            "description": (
-                                "Classic only: out on the first turn after drawing (16 cards) "
-                                "or without drawing (15 cards); null otherwise."
-                            ),
-                        },
-                        "schedule": {
-                            "type": "array",
-                            "minItems": 1,
-                            "maxItems": MAX_CUSTOM_DEALS,
-                            "description": "Contract games only: the game's own deal schedule.",
-                            "items": {
-                                "type": "object",
-                                "required": ["cards"],
-                                "properties": {
-                                    "cards": {
-                                        "type": "integer",
-                                        "minimum": 1,
-                                        "maximum": MAX_CARDS_DEALT,
-                                    },
-                                    "sets": {"type": "integer", "minimum": 0, "default": 0},
-                                    "runs": {"type": "integer", "minimum": 0, "default": 0},
-                                    "set_min": {
-                                        "type": "integer",
-                                        "minimum": 3,
-                                        "maximum": 8,
-                                        "default": 3,
-                                    },
-                                    "run_min": {
-                                        "type": "integer",
-                                        "minimum": 3,
-                                        "maximum": 13,
-                                        "default": 4,
-                                    },
-                                },
-                            },
-                        },
-                    },
+                    "description": (
+                        "One hand to check; the fields and the hand's size depend on the "
+                        "variant. Bad input gets a 400 naming the problem, also for what no "
+                        "schema can say: more copies of a card than the game's decks hold, "
+                        "a deal past the end of a custom schedule, a custom contract that "
+                        "needs more cards than are dealt."
+                    ),
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/ClassicRequest"},
+                        {"$ref": "#/components/schemas/ContractRequest"},
+                        {"$ref": "#/components/schemas/RommeRequest"},
+                    ],
                 },
+                **_request_schemas(),
                 "CheckResult": {
                     "oneOf": [
                         {"$ref": "#/components/schemas/ClassicResult"},

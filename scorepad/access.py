@@ -16,6 +16,7 @@ from functools import wraps
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 
 from .models import Actor, Game, game_by_token
 from .sheet import sheet_prefetch
@@ -25,6 +26,7 @@ SEEN = "scorepad_seen"  # cookie: the links this phone opened, newest last, "."-
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 DEVICE = "scorepad_device"  # a short random name of this phone for the history
 SEEN_MAX = 40
+EDITOR_LINK_SHOWN = "_scorepad_editor_link_shown"
 
 
 @dataclass
@@ -50,7 +52,28 @@ def seen_tokens(request: HttpRequest) -> list[str]:
     return [token for token in raw.split(".") if TOKEN_SHAPE.fullmatch(token)][-SEEN_MAX:]
 
 
+def editor_link_shown(request: HttpRequest) -> None:
+    """This answer holds an editor link (a page an editor sees, a list of the phone's
+    games, a redirect to a new game): ``private_to_editors`` keeps it out of every cache."""
+    setattr(request, EDITOR_LINK_SHOWN, True)
+
+
+def private_to_editors(view):
+    """``Cache-Control: no-store`` (and no-cache, private) on an answer that holds an editor
+    link, so that no browser or proxy cache keeps the key to change a game."""
+
+    @wraps(view)
+    def inner(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if getattr(request, EDITOR_LINK_SHOWN, False):
+            add_never_cache_headers(response)
+        return response
+
+    return inner
+
+
 def remember_created(request: HttpRequest, game: Game) -> None:
+    editor_link_shown(request)
     ids = created_ids(request)
     if game.pk not in ids:
         request.session[CREATED] = [*ids, game.pk]
@@ -92,8 +115,10 @@ def resolve(
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):
+        editor_link_shown(request)
         return Access(game, token, "editor", "creator")
     if token == game.editor_token:
+        editor_link_shown(request)
         return Access(game, token, "editor", "editor_link")
     return Access(game, token, "viewer", "viewer_link")
 
@@ -107,6 +132,7 @@ def game_view(*, editor: bool = False, full: bool = True):
 
     def decorate(view):
         @wraps(view)
+        @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
             access = resolve(request, token, full=full)
             if editor and not access.can_edit:
@@ -129,4 +155,6 @@ def known_games(request: HttpRequest, queryset=None) -> list[Game]:
     for game in games:
         editor = game.pk in ids or game.editor_token in seen_set
         game.link_token = game.editor_token if editor else game.viewer_token
+        if editor:
+            editor_link_shown(request)
     return games

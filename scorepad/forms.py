@@ -84,6 +84,63 @@ def clean_name(raw: str) -> str:
     return " ".join(raw.split())
 
 
+# NUL: no database stores it in text (PostgreSQL refuses it, SQLite keeps it and a restore
+# into PostgreSQL then fails). A lone surrogate (what "\\ud800" in JSON gives) cannot even be
+# encoded to UTF-8 for either database.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _strings(document: Any):
+    """Every string of a parsed JSON document, keys included, without recursion (a deeply
+    nested document must not overflow the stack)."""
+    stack = [document]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            yield from (k for k in value if isinstance(k, str))
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+
+
+def has_unstorable_text(document: Any) -> bool:
+    """Whether a string anywhere in ``document`` holds a NUL or a lone surrogate."""
+    return any(UNSTORABLE.search(text) for text in _strings(document))
+
+
+def storable_text(document: Any) -> tuple[Any, int]:
+    """A copy of ``document`` with NULs removed and lone surrogates replaced by U+FFFD, and
+    how many strings were changed (the document must not be a cycle: parsed JSON never is)."""
+    changed = 0
+
+    def fix(text: str) -> str:
+        nonlocal changed
+        fixed = UNSTORABLE.sub(_replacement, text)
+        changed += fixed != text
+        return fixed
+
+    root: list[Any] = [document]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
+    while stack:
+        parent, key = stack.pop()
+        value = parent[key]
+        if isinstance(value, str):
+            parent[key] = fix(value)
+        elif isinstance(value, dict):
+            parent[key] = copy = {fix(k) if isinstance(k, str) else k: v for k, v in value.items()}
+            stack.extend((copy, k) for k in copy)
+        elif isinstance(value, list | tuple):
+            parent[key] = copy = list(value)
+            stack.extend((copy, i) for i in range(len(copy)))
+    return root[0], changed
+
+
+def _replacement(match: re.Match) -> str:
+    return "" if match.group() == "\x00" else "\ufffd"
+
+
 def small_int(text: str, digits: int = 9) -> int | None:
     """``text`` as a whole number if it is a few ASCII digits, else None.
 
@@ -665,6 +722,12 @@ class SettleForm(forms.Form):
     )
 
 
+UNSTORABLE_MESSAGE = _(
+    "The file holds a character that cannot be stored (a NUL or a broken character). "
+    "Nothing was imported."
+)
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("A JSON export file"), required=False)
     text = forms.CharField(
@@ -691,7 +754,6 @@ class ImportForm(forms.Form):
             data["document"] = json.loads(raw)
         except (ValueError, RecursionError):
             raise forms.ValidationError(_("This is not a JSON export of a game.")) from None
-        if "\x00" in json.dumps(data["document"], ensure_ascii=False):
-            # A NUL character cannot be stored (PostgreSQL refuses it in text).
-            raise forms.ValidationError(_("This is not a JSON export of a game."))
+        if has_unstorable_text(data["document"]):
+            raise forms.ValidationError(UNSTORABLE_MESSAGE)
         return data

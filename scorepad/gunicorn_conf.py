@@ -18,6 +18,8 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "20000"))
 max_requests_jitter = max_requests // 10
 # GUNICORN_ACCESSLOG="" turns the access log off (``manage.py serve`` does).
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
+# The access log writes game links with their tokens masked (scorepad/logfilters.py).
+logger_class = "scorepad.logfilters.GunicornLogger"
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

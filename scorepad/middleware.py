@@ -1,10 +1,29 @@
 """Refuse request values holding a NUL character: no database stores it in text, and no
-person types one. The answer is a clear 400 instead of an error deep in a form or a query."""
+person types one. The answer is a clear 400 instead of an error deep in a form or a query.
+
+The same middleware answers a view that failed on a full disk with a clear page instead of
+a 500 (scorepad/diskfull.py)."""
 
 from __future__ import annotations
 
+from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.utils.translation import gettext as _
+
+from . import diskfull
+
+# The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
+# security headers; an answer they give early skips them, so it goes through them here.
+LATER_HEADER_MIDDLEWARE = (XFrameOptionsMiddleware, CSPMiddleware)
+
+
+def with_security_headers(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` with the headers every other answer gets from the middleware that comes
+    later in the chain (X-Frame-Options, Content-Security-Policy), by the same code."""
+    for middleware in LATER_HEADER_MIDDLEWARE:
+        response = middleware(lambda _request, answer=response: answer)(request)
+    return response
 
 
 def _has_nul(query) -> bool:
@@ -25,10 +44,16 @@ class RejectNulMiddleware:
                 and _has_nul(request.POST)
             )
         ):
-            return HttpResponseBadRequest(
+            response = HttpResponseBadRequest(
                 _(
                     "The request holds a character that cannot be stored. Please check what you typed."
                 ),
                 content_type="text/plain; charset=utf-8",
             )
+            return with_security_headers(request, response)
         return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A full disk: "nothing was saved" (the view's transaction was rolled back). The
+        answer goes out through every middleware, so it has every header."""
+        return diskfull.process_exception(request, exception)

@@ -1,20 +1,30 @@
 """Per-client rate limits on writes and on the hand-check API, answered with 429.
 
-Counters live in the configured cache (the database cache by default), so every gunicorn
-worker on every host counts against the same limit. Fixed one-minute windows: cheap, and a
-client at the table never comes near the limits.
+Counters live in a table of the database (``RateCounter``), so every gunicorn worker on
+every host counts against the same limit. Each request counts with one statement (an
+upsert that adds one and returns the count), so concurrent requests never undercount: a
+read then a write, as the database cache's ``incr`` does, lets several requests read the
+same count. Fixed one-minute windows: cheap, and a client at the table never comes near the
+limits. A limit of 0 turns that limit off.
 """
 
 from __future__ import annotations
 
+import logging
+import random
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from .middleware import with_security_headers
+from .models import RateCounter
+
 WINDOW_SECONDS = 60
+PRUNE_CHANCE = 0.01  # a new window of a client sometimes deletes the counters of old windows
+log = logging.getLogger(__name__)
 
 
 def client_address(request: HttpRequest) -> str:
@@ -32,24 +42,52 @@ def _bucket(request: HttpRequest) -> tuple[str, int] | None:
     if not limits:
         return None
     if request.path == "/api/check":
-        return "api", limits["api"]
-    if request.method not in ("GET", "HEAD", "OPTIONS"):
-        return "write", limits["write"]
-    return None
+        name = "api"
+    elif request.method not in ("GET", "HEAD", "OPTIONS"):
+        name = "write"
+    else:
+        return None
+    limit = limits.get(name) or 0
+    return (name, limit) if limit > 0 else None  # 0: this limit is off
+
+
+def now() -> float:
+    return time.time()
+
+
+def _count_sql() -> str:
+    table = connection.ops.quote_name(RateCounter._meta.db_table)
+    # PostgreSQL and SQLite (3.35+) alike: insert the first hit of a client, or add one to
+    # its count (starting again at 1 in a new window), and return the count, in one step.
+    return (
+        f"INSERT INTO {table} (client, period, hits) VALUES (%s, %s, 1) "
+        f"ON CONFLICT (client) DO UPDATE SET "
+        f"hits = CASE WHEN {table}.period = excluded.period THEN {table}.hits + 1 ELSE 1 END, "
+        f"period = excluded.period "
+        f"RETURNING hits"
+    )
+
+
+def count(name: str, address: str) -> int:
+    """Count one request of ``address`` in bucket ``name``; its count in this window."""
+    period = int(now() // WINDOW_SECONDS)
+    with connection.cursor() as cursor:
+        cursor.execute(_count_sql(), [f"{name}:{address}"[:200], period])
+        hits = cursor.fetchone()[0]
+    if hits == 1 and random.random() < PRUNE_CHANCE:
+        RateCounter.objects.filter(period__lt=period - 1).delete()
+    return hits
 
 
 def hit(name: str, address: str, limit: int) -> bool:
     """Count one request; True while the client is within its limit for this window."""
-    window = int(time.time() // WINDOW_SECONDS)
-    key = f"rl:{name}:{address}:{window}"
-    if cache.add(key, 1, WINDOW_SECONDS + 5):
-        return True
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, WINDOW_SECONDS + 5)
+        return count(name, address) <= limit
+    except DatabaseError:
+        # The database cannot count (a full disk, a lost connection): let the request
+        # through; the view meets the same problem and answers it (a clear page).
+        log.warning("rate limit not counted: the database failed", exc_info=True)
         return True
-    return count <= limit
 
 
 class RateLimitMiddleware:
@@ -72,4 +110,4 @@ class RateLimitMiddleware:
         else:
             response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(WINDOW_SECONDS)
-        return response
+        return with_security_headers(request, response)

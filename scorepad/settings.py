@@ -242,9 +242,19 @@ SITE_NAME = _("Continental")
 # A bare fixed page at /bench/bare for bench/load.py to compare against; off in production.
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
 
+# Game links are keys: every line goes through one handler that masks them
+# (scorepad/logfilters.py); Django's own loggers write through it too instead of their
+# default handlers.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"mask_tokens": {"()": "scorepad.logfilters.MaskTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

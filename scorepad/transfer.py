@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import csv
 import io
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+from django import forms
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.engine.variants import CLASSIC, OptionError, build_schedule, get_variant
 from rules.i18n import engine_message
 
-from .forms import WENT_OUT_ABANDONED, WENT_OUT_NOBODY, clean_name, deal_form_class
+from .forms import (
+    UNSTORABLE_MESSAGE,
+    WENT_OUT_ABANDONED,
+    WENT_OUT_NOBODY,
+    NewGameForm,
+    clean_name,
+    deal_form_class,
+    has_unstorable_text,
+)
 from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
 from .sheet import Sheet
 
@@ -67,9 +76,31 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
     }
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (a name like ``=HYPERLINK(...)``,
+    OWASP "CSV injection") gets a leading apostrophe, so it shows as the text it is. Numbers
+    are left alone: -3 is a score."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, out: io.StringIO):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self.writer.writerow([csv_cell(value) for value in row])
+
+
 def export_csv(sheet: Sheet) -> str:
+    """The sheet as CSV for a spreadsheet. Not read back: the JSON export is the one that
+    imports, and it keeps names exactly as they are."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeWriter(out)
     names = [s.player.name for s in sheet.seats]
     contract = sheet.game.deal_specs is not None
     head = [_("deal"), _("dealer"), _("went out")]
@@ -106,6 +137,32 @@ def form_data(initial: dict[str, Any]) -> dict[str, str]:
     return data
 
 
+CENT = Decimal("0.01")
+
+
+def _money_per_point(value: Any) -> Decimal | None:
+    """The money per point of a file, rounded to cents, then checked by the very field of
+    the new-game form (at least 0.01, at most 9 digits): what the UI refuses, an import
+    refuses too."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ImportProblem(_("The money per point is not a number."))
+    try:
+        amount = Decimal(str(value))
+        if not amount.is_finite():
+            raise ImportProblem(_("The money per point is not a number."))
+        rounded = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+    except (InvalidOperation, ValueError):  # not a number, or too many digits to round
+        raise ImportProblem(_("The money per point is not a number.")) from None
+    try:
+        return NewGameForm.base_fields["value_per_point"].clean(str(rounded))
+    except forms.ValidationError:
+        raise ImportProblem(
+            _("The money per point must be an amount from 0.01 to 9999999.99.")
+        ) from None
+
+
 def _require(condition: bool, message: str) -> None:
     if not condition:
         raise ImportProblem(message)
@@ -132,6 +189,7 @@ def import_game(
         document.get("format_version") == FORMAT_VERSION,
         _("This export comes from a newer version of the app."),
     )
+    _require(not has_unstorable_text(document), str(UNSTORABLE_MESSAGE))
     try:
         variant = get_variant(document.get("variant"))
         options = variant.resolve_options(document.get("options") or {})
@@ -160,19 +218,9 @@ def import_game(
         isinstance(first_dealer, int) and 0 <= first_dealer < n,
         _("The first dealer is not a player."),
     )
-    value = document.get("value_per_point")
-    try:
-        value_per_point = (
-            Decimal(value) if value not in (None, "") and variant.id == CLASSIC else None
-        )
-    except (InvalidOperation, TypeError, ValueError):
-        raise ImportProblem(_("The money per point is not a number.")) from None
-    if value_per_point is not None:
-        _require(
-            value_per_point.is_finite() and Decimal("0.01") <= value_per_point < Decimal("1e7"),
-            _("The money per point is not a number."),
-        )
-        value_per_point = value_per_point.quantize(Decimal("0.01"))
+    value_per_point = (
+        _money_per_point(document.get("value_per_point")) if variant.id == CLASSIC else None
+    )
     deals = document.get("deals") or []
     _require(isinstance(deals, list), _("The deals of the export are not a list."))
     _require(max_deals is None or len(deals) <= max_deals, _("The export has too many deals."))

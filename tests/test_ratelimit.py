@@ -1,17 +1,9 @@
 import json
 
 import pytest
-from django.core.cache import cache
 from django.test import override_settings
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def post_check(client, addr="10.0.0.1"):
@@ -57,3 +49,25 @@ def test_behind_a_trusted_proxy_the_forwarded_address_counts(client):
         HTTP_X_FORWARDED_FOR="203.0.113.9",
     )
     assert response.status_code == 400
+
+
+@override_settings(RATE_LIMITS={"api": 2, "write": 0})
+def test_a_limit_of_0_turns_that_limit_off(client):
+    assert all(client.post("/en/", REMOTE_ADDR="10.0.0.4").status_code != 429 for _ in range(5))
+    assert [post_check(client, "10.0.0.4").status_code for _ in range(3)] == [400, 400, 429]
+
+
+@override_settings(RATE_LIMITS={"api": 0, "write": 1})
+def test_an_api_limit_of_0_turns_the_api_limit_off(client):
+    assert all(post_check(client, "10.0.0.5").status_code == 400 for _ in range(5))
+
+
+@override_settings(RATE_LIMITS={"api": 3, "write": 3})
+def test_a_new_window_starts_counting_again(client, monkeypatch):
+    import scorepad.ratelimit as ratelimit
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(ratelimit, "now", lambda: now[0])
+    assert [post_check(client, "10.0.0.6").status_code for _ in range(4)] == [400] * 3 + [429]
+    now[0] += ratelimit.WINDOW_SECONDS
+    assert [post_check(client, "10.0.0.6").status_code for _ in range(4)] == [400] * 3 + [429]

@@ -67,6 +67,13 @@ LOCAL_RANK_DISPLAY: dict[str, dict[int, str]] = {
 
 _JOKER_TOKENS = {"JK", "JOKER", "JO", "★"}
 
+# What ``parse_card`` reads without a language (upper case; it reads any case): for the API's
+# OpenAPI document, which describes the hand as these tokens.
+RANK_TOKENS = tuple(_CANONICAL_RANKS)
+SUIT_TOKENS = SUITS + tuple(_SYMBOL_TO_SUIT)
+JOKER_TOKENS = tuple(sorted(_JOKER_TOKENS))
+TOKEN_SEPARATORS = " ,;\t\n\r"  # what a hand's tokens may be separated by (among others)
+
 
 class CardError(EngineError):
     """A card, hand or count that cannot be accepted. ``token`` names the culprit.

@@ -104,6 +104,12 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
             code="bad_deal",
             variant=variant.id,
         )
+    elif request.get("schedule") is not None:
+        raise CheckError(
+            gettext_noop("%(variant)s has no deal schedule; leave out 'schedule'"),
+            code="bad_request",
+            variant=variant.id,
+        )
     if variant.id != CLASSIC and first_turn is not None:
         raise CheckError(
             gettext_noop("first_turn applies to the classic game only"), code="bad_request"

@@ -78,6 +78,8 @@ class OptionSpec:
         for choice in self.choices:
             if value == choice and type(value) is type(choice):
                 return choice
+            if isinstance(value, float) and value == choice:  # JSON 30.0 is the number 30
+                return choice
             if isinstance(value, str) and value.strip() == str(choice):
                 return choice
         allowed = ", ".join(str(c) for c in self.choices)

@@ -16,7 +16,14 @@ from rules.engine.cards import local_code, parse_card
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
-from ..access import created_ids, device, known_games, remember_created, seen_tokens
+from ..access import (
+    created_ids,
+    device,
+    known_games,
+    private_to_editors,
+    remember_created,
+    seen_tokens,
+)
 from ..forms import ImportForm, NewGameForm, SeatList, small_int
 from ..models import Actor, Game, GameEvent, Player, Seat
 from ..seating import draw_first_dealer
@@ -71,6 +78,7 @@ def _new_game_page(
 
 
 @require_http_methods(["GET", "POST"])
+@private_to_editors
 def game_new(request: HttpRequest) -> HttpResponse:
     remembered = remembered_players(request)
     if request.method == "GET":
@@ -163,6 +171,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
     return game
 
 
+@private_to_editors
 def game_list(request: HttpRequest) -> HttpResponse:
     games = known_games(request)
     return render(
@@ -177,6 +186,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@private_to_editors
 def game_import(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

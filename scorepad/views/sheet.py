@@ -16,7 +16,15 @@ from django_htmx.http import HttpResponseStopPolling
 from rules.engine.cards import local_code, parse_card
 from rules.facts import NAMES
 
-from ..access import Access, actor, forbidden, game_view, remember_seen, resolve
+from ..access import (
+    Access,
+    actor,
+    forbidden,
+    game_view,
+    private_to_editors,
+    remember_seen,
+    resolve,
+)
 from ..board import fill, page_keys
 from ..forms import once_token, small_int
 from ..models import AlreadyDone, StaleVersion, version_by_token
@@ -26,6 +34,7 @@ from .common import game_context, game_url, partial_wanted, public_url, render_g
 
 
 @require_GET
+@private_to_editors
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     # One query: the game, and its page as kept at its version if it is.
     rendered = page_keys(request, token, partial=partial_wanted(request))
@@ -37,6 +46,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_GET
+@private_to_editors
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
     rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""

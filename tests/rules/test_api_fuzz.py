@@ -44,6 +44,14 @@ def _resolve(doc: dict, schema: dict) -> dict:
     return schema
 
 
+def _same(value: Any, item: Any) -> bool:
+    """JSON Schema equality: 30.0 is 30, but true is not 1."""
+    numbers = int | float
+    if isinstance(value, numbers) and isinstance(item, numbers):
+        return isinstance(value, bool) == isinstance(item, bool) and value == item
+    return value == item and type(value) is type(item)
+
+
 def schema_errors(doc: dict, schema: dict, value: Any, where: str = "$") -> list[str]:
     """Why ``value`` does not match ``schema`` (empty when it does)."""
     schema = _resolve(doc, schema)
@@ -56,7 +64,7 @@ def schema_errors(doc: dict, schema: dict, value: Any, where: str = "$") -> list
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(TYPES[t](value) for t in types):
             return [f"{where}: {value!r} is not {schema['type']}"]
-    if "enum" in schema and not any(value == e and type(value) is type(e) for e in schema["enum"]):
+    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
         errors.append(f"{where}: {value!r} not in {schema['enum']}")
     if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
         errors.append(f"{where}: {value!r} does not match {schema['pattern']}")
@@ -112,19 +120,90 @@ def test_the_openapi_document_is_served_without_a_language_prefix(client):
     assert doc["openapi"].startswith("3.1")
     operation = doc["paths"]["/api/check"]["post"]
     assert set(operation["responses"]) == {"200", "400", "405", "413", "429"}
-    request = doc["components"]["schemas"]["CheckRequest"]["properties"]
-    assert request["variant"]["enum"] == list(VARIANT_IDS)
-    assert request["first_turn"]["enum"] == [None, "drawn", "undrawn"]
-    assert (request["deal"]["minimum"], request["deal"]["maximum"]) == (1, 20)
-    assert request["schedule"]["type"] == "array"
+    schemas = doc["components"]["schemas"]
+    assert [b["$ref"].rsplit("/", 1)[1] for b in schemas["CheckRequest"]["oneOf"]] == [
+        "ClassicRequest",
+        "ContractRequest",
+        "RommeRequest",
+    ]
+    variants = set()
+    for name in ("ClassicRequest", "ContractRequest", "RommeRequest"):
+        for branch in schemas[name].get("oneOf", [schemas[name]]):
+            variants.update(branch["properties"]["variant"]["enum"])
+    assert variants == set(VARIANT_IDS)
+    custom = schemas["ContractRequest"]["oneOf"][-1]["properties"]
+    assert (custom["deal"]["minimum"], custom["deal"]["maximum"]) == (1, 20)
+    assert custom["schedule"]["type"] == "array"
     assert client.post("/api/openapi.json").status_code == 405
 
 
-def test_every_option_of_every_variant_is_in_the_request_schema():
-    options = DOC["components"]["schemas"]["CheckRequest"]["properties"]["options"]
-    for variant in VARIANTS.values():
-        for spec in variant.options:
-            assert spec.name in options["properties"]
+def _branches(name):
+    schema = DOC["components"]["schemas"][name]
+    return schema.get("oneOf", [schema])
+
+
+def test_every_option_of_every_variant_is_in_its_request_schema():
+    seen = set()
+    for name in ("ClassicRequest", "ContractRequest", "RommeRequest"):
+        for branch in _branches(name):
+            ids = branch["properties"]["variant"]["enum"]
+            options = branch["properties"]["options"]["properties"]
+            assert set(options) == {spec.name for vid in ids for spec in VARIANTS[vid].options}
+            seen.update(options)
+    assert seen == {spec.name for v in VARIANTS.values() for spec in v.options}
+
+
+ROMME_16 = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
+
+
+@pytest.mark.parametrize(
+    ("request_object", "status"),
+    [
+        # The schema and the answer agree, both ways.
+        ({"variant": "romme", "cards": ROMME_16}, 400),
+        ({"variant": "romme", "cards": ROMME_16.rsplit(" ", 1)[0]}, 200),
+        ({"variant": "classic", "cards": ROMME_16, "deal": None}, 200),
+        ({"variant": "classic", "cards": ROMME_16, "options": None}, 200),
+        ({"variant": "classic", "cards": ROMME_16, "deal": 1}, 400),
+        ({"variant": "classic", "cards": ROMME_16, "schedule": [{"cards": 1, "sets": 1}]}, 400),
+        ({"variant": "classic", "cards": ROMME_16, "first_turn": "undrawn"}, 400),
+        ({"variant": "classic", "cards": ROMME_16.split(), "first_turn": "drawn"}, 200),
+        ({"variant": "classic", "cards": ROMME_16.lower().replace(" ", ",")}, 200),
+        ({"variant": "contract-nordic", "cards": ROMME_16, "deal": None}, 400),
+        ({"variant": "contract-nordic", "cards": ROMME_16, "deal": 1}, 200),
+        ({"variant": "contract-nordic", "cards": ROMME_16, "deal": 8}, 400),
+        ({"variant": "contract-spanish", "cards": ROMME_16, "deal": 7}, 200),  # 12 dealt
+        ({"variant": "contract-spanish", "cards": ROMME_16[:35], "deal": 7}, 400),  # 12 cards
+        ({"variant": "romme", "cards": ROMME_16[:-3], "options": {"opening_minimum": 30.0}}, 200),
+        ({"variant": "romme", "cards": ROMME_16[:-3], "options": {"opening_minimum": " 40"}}, 200),
+        ({"variant": "romme", "cards": ROMME_16[:-3], "options": {"twos_wild": True}}, 400),
+        (
+            {
+                "variant": "contract-spanish",
+                "cards": ROMME_16,
+                "deal": 1,
+                "schedule": [{"cards": 10, "runs": 2}],
+            },
+            200,
+        ),
+        (
+            {
+                "variant": "contract-spanish",
+                "cards": ROMME_16,
+                "deal": 1,
+                "schedule": [{"cards": 10, "sets": 0, "runs": 0}],
+            },
+            400,
+        ),
+    ],
+)
+def test_a_request_is_answered_200_exactly_when_the_schema_allows_it(
+    client, request_object, status
+):
+    valid = schema_errors(DOC, REQUEST_SCHEMA, request_object) == []
+    response = post(client, json.dumps(request_object))
+    assert response.status_code == status, response.json()
+    assert valid == (status == 200)
 
 
 def test_the_api_page_links_to_the_openapi_document(client):

@@ -8,9 +8,15 @@ options, schedule, seats, deals with their inputs and scores, history, viewer an
 links, version, status and timestamps. Each game's entry is a per-game JSON export
 (``scorepad.transfer``) with these extra keys, so one game can also be imported on its own.
 
+A game that cannot be read (a row damaged outside the app) is named on stderr and left out;
+the others are written and the exit status is 3.
+
 A restore goes into an empty database only (exit status 2 when any game or player is
 there). It runs in one transaction: every deal goes through the engine again and must score
-what the file says, and a file with any problem restores nothing (exit status 1).
+what the file says, and a file with any problem restores nothing (exit status 1). Texts no
+database stores (NUL, lone surrogates: an SQLite database may hold them from before) are
+cleaned, and each player or game cleaned is named on stderr, so an SQLite database can
+always move to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
 
+from scorepad.forms import storable_text
 from scorepad.models import Actor, Deal, Game, GameEvent, Player
 from scorepad.sheet import build_sheet, load_game
 from scorepad.transfer import ImportProblem, export_document, import_game
@@ -38,6 +45,7 @@ FORMAT = "continental-scorepad-backup"
 FORMAT_VERSION = 1
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
+PARTIAL = 3  # the backup was written, but some games could not be read and are not in it
 
 
 def _time(value):
@@ -84,8 +92,9 @@ def export_game(game_id: int) -> dict[str, Any]:
     return document
 
 
-def export_database() -> dict[str, Any]:
-    """Every player and game, read in one transaction (one consistent snapshot)."""
+def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
+    """Every player and game, read in one transaction (one consistent snapshot); and the
+    games that could not be read (id, why), left out so that the others are kept."""
     outermost = not connection.in_atomic_block
     # SQLite: the IMMEDIATE transaction holds writers back (they wait, within the busy
     # timeout) while the backup is read.
@@ -98,14 +107,21 @@ def export_database() -> dict[str, Any]:
             {"id": p.pk, "name": p.name, "created_at": _time(p.created_at)}
             for p in Player.objects.order_by("pk")
         ]
-        games = [export_game(pk) for pk in Game.objects.order_by("pk").values_list("pk", flat=True)]
+        games, damaged = [], []
+        for pk in Game.objects.order_by("pk").values_list("pk", flat=True):
+            try:
+                # A savepoint: a game the database cannot read leaves the rest readable.
+                with transaction.atomic():
+                    games.append(export_game(pk))
+            except (ArithmeticError, LookupError, TypeError, ValueError, DatabaseError) as exc:
+                damaged.append((pk, f"{type(exc).__name__}: {exc}"))
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": _time(timezone.now()),
         "players": players,
         "games": games,
-    }
+    }, damaged
 
 
 # --- import ---------------------------------------------------------------------------------
@@ -118,8 +134,22 @@ def _check(condition: bool, message: str) -> None:
         raise ImportProblem(message)
 
 
-def import_database(document: Any) -> tuple[int, int]:
-    """Restore a backup into an empty database; return (players, games) restored."""
+def _storable(item: Any, label: str, cleaned: list[str]) -> Any:
+    """``item`` with NULs removed and lone surrogates replaced (no database stores them; an
+    SQLite database may hold them from before), noting in ``cleaned`` what was changed."""
+    item, changed = storable_text(item)
+    if changed:
+        cleaned.append(
+            f"{label}: {changed} text(s) held a NUL or a broken character; "
+            "NULs were removed, broken characters replaced by U+FFFD."
+        )
+    return item
+
+
+def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[int, int]:
+    """Restore a backup into an empty database; return (players, games) restored. Texts no
+    database can store are cleaned, and each place is told in ``cleaned``."""
+    cleaned = [] if cleaned is None else cleaned
     _check(
         isinstance(document, dict) and document.get("format") == FORMAT,
         "This is not a backup of the score pad.",
@@ -132,6 +162,14 @@ def import_database(document: Any) -> tuple[int, int]:
     players, games = document.get("players"), document.get("games")
     _check(isinstance(players, list), "The backup has no list of players.")
     _check(isinstance(games, list), "The backup has no list of games.")
+    players = [
+        _storable(item, f"Player #{item.get('id') if isinstance(item, dict) else '?'}", cleaned)
+        for item in players
+    ]
+    games = [
+        _storable(entry, f"Game #{entry.get('id') if isinstance(entry, dict) else n}", cleaned)
+        for n, entry in enumerate(games, start=1)
+    ]
     with transaction.atomic():
         if Game.objects.exists() or Player.objects.exists():
             raise NotEmpty
@@ -252,13 +290,22 @@ class Command(BaseCommand):
                 self.restore(file)
 
     def export(self, file: str) -> None:
-        document = export_database()
+        document, damaged = export_database()
         text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
         if file == "-":
             self.stdout.write(text, ending="")
-            return
+        else:
+            self.write_file(Path(file), text, document)
+        if damaged:
+            for pk, why in damaged:
+                self.stderr.write(f"Game #{pk} could not be read and is not in the backup ({why}).")
+            raise CommandError(
+                f"{len(damaged)} damaged game(s) left out; every other game was written.",
+                returncode=PARTIAL,
+            )
+
+    def write_file(self, target: Path, text: str, document: dict[str, Any]) -> None:
         # Write next to the target and rename: a failed export never leaves half a file.
-        target = Path(file)
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".backup-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -283,8 +330,9 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CommandError(f"{file} is not a JSON backup: {exc}") from None
+        cleaned: list[str] = []
         try:
-            players, games = import_database(document)
+            players, games = import_database(document, cleaned)
         except NotEmpty:
             raise CommandError(
                 "The database already has games or players: a backup is restored only into "
@@ -297,4 +345,6 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The database refused the backup ({exc}). Nothing was imported."
             ) from None
+        for line in cleaned:
+            self.stderr.write(line)
         self.stdout.write(f"Restored {games} games and {players} players.")

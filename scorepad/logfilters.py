@@ -1,0 +1,76 @@
+"""Keep the game links out of the logs: a viewer or editor link is the only key to a game,
+so whoever reads a log line with ``/games/<editor token>/`` could change that game.
+
+``MaskTokens`` is a logging filter that rewrites every game token in a record's message,
+arguments and traceback to ``<token>`` (Django's request logger writes the path of every
+403, 404, 409 and 429). ``GunicornLogger`` puts the same filter on gunicorn's access and
+error logs (the request line, the path and the referrer of every request).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+# A token is the path segment after /games/ (TokenConverter in scorepad/site_urls.py:
+# 20-64 of [A-Za-z0-9_-]); a percent-encoded one reaches the game too, so it is masked too.
+TOKEN = re.compile(r"(?<=/games/)(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){20,}")
+MASK = "<token>"
+
+
+def mask(text: str) -> str:
+    """``text`` with every game token after ``/games/`` replaced by ``<token>``."""
+    return TOKEN.sub(MASK, text) if "/games/" in text else text
+
+
+def _masked(value: Any) -> Any:
+    """A log argument with its tokens masked; a non-text argument (an exception, a URL
+    object) whose text holds a token becomes its masked text."""
+    if isinstance(value, str):
+        return mask(value)
+    if value is None or isinstance(value, int | float | bool):
+        return value
+    text = str(value)
+    return mask(text) if "/games/" in text else value
+
+
+class MaskTokens(logging.Filter):
+    """Mask game tokens in a record; never drops one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = mask(record.msg)
+        elif record.msg is not None and "/games/" in str(record.msg):
+            record.msg = mask(str(record.msg))
+        args = record.args
+        if isinstance(args, dict):
+            # In place: gunicorn's access atoms are a dict subclass that answers "-" for
+            # headers a request did not send.
+            for key, value in args.items():
+                args[key] = _masked(value)
+        elif isinstance(args, tuple):
+            record.args = tuple(_masked(a) for a in args)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = mask(record.exc_text)
+        if record.stack_info:
+            record.stack_info = mask(record.stack_info)
+        return True
+
+
+try:
+    from gunicorn.glogging import Logger as _GunicornBase
+except ImportError:  # pragma: no cover - gunicorn is a dependency; a bare Django works without
+    _GunicornBase = object  # type: ignore[assignment,misc]
+
+
+class GunicornLogger(_GunicornBase):  # type: ignore[misc,valid-type]
+    """gunicorn's logger, with game tokens masked in the access and the error log."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        for log in (self.access_log, self.error_log):
+            if not any(isinstance(f, MaskTokens) for f in log.filters):
+                log.addFilter(MaskTokens())
