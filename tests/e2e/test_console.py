@@ -1,0 +1,93 @@
+"""No page and no htmx swap writes an error to the browser's console: in particular no
+Content-Security-Policy violation (the policy allows no inline script or style)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE
+from tests.factories import GameFactory, record_classic, record_penalty
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SITE = [
+    "/en/",
+    "/de/games/",
+    "/en/games/new/",
+    "/en/games/import/",
+    "/en/players/",
+    "/en/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH+10C+JC+QC+KC+AD+3D+KH+JK",
+    "/nb/check/?variant=contract-nordic",
+    "/en/rules/",
+    "/pl/rules/contract-spanish/",
+    "/fi/rules/romme/summary/",
+    "/en/api/",
+    "/en/offline/",
+    "/en/nowhere/",
+]
+
+
+def watch(page) -> list[str]:
+    """Every console error and warning, page error and CSP report of ``page``."""
+    said = []
+    page.on(
+        "console",
+        lambda m: said.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: said.append(f"pageerror: {e}"))
+    return said
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("path", SITE)
+def test_a_page_writes_nothing_to_the_console(phone, live_server, path):
+    said = watch(phone)
+    phone.goto(live_server.url + path)
+    phone.wait_for_load_state("networkidle")
+    # A missing page answers 404, which the browser reports; nothing else may appear.
+    expected = [s for s in said if "404" in s] if path == "/en/nowhere/" else []
+    assert said == expected, said
+
+
+def test_the_score_pad_and_its_swaps_write_nothing_to_the_console(phone, live_server):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    nordic = GameFactory(variant_id="contract-nordic", players=["Eva", "Finn", "Gro"])
+    record_penalty(nordic, 0, {1: 25, 2: 40})
+    said = watch(phone)
+    base = live_server.url
+    phone.goto(f"{base}/en/games/{game.editor_token}/")
+    phone.get_by_role("link", name="Record deal 2").click()
+    form = phone.locator(".deal-form")
+    form.locator("label.chip", has_text="Ben").click()
+    form.locator('fieldset:has(legend:text("Jokers used")) label.chip', has_text="1").click()
+    expect(phone.locator("#preview")).to_contain_text("Every other player pays Ben")
+    form.locator("label.chip", has_text="From the winner's hand").click()
+    form.get_by_role("button", name="Save").click()  # a hand is missing: errors in place
+    expect(form.locator(".errorlist").first).to_be_visible()
+    phone.get_by_role("link", name="Cancel").click()
+    phone.get_by_role("link", name="Correct deal 1").click()
+    phone.get_by_role("link", name="Delete deal 1").click()
+    phone.get_by_role("link", name="Cancel").click()
+    phone.get_by_role("button", name="Undo deal 1").click()
+    expect(phone.locator("#game .messages")).to_contain_text("Deal 1 undone.")
+    for url in ("share/", "history/"):
+        phone.goto(f"{base}/en/games/{game.editor_token}/{url}")
+    phone.goto(f"{base}/en/games/{nordic.editor_token}/")
+    phone.get_by_role("link", name="Record deal 2").click()
+    phone.locator(".deal-form label.chip", has_text="Eva").click()
+    phone.locator('.penalty-row[data-pos="1"] summary').click()
+    phone.locator('.penalty-row[data-pos="1"] .card-grid').get_by_role(
+        "button", name="five of hearts", exact=True
+    ).click()
+    phone.get_by_label("Gro — penalty points").fill("30")
+    expect(phone.locator("#preview .ledger")).to_be_visible()
+    phone.wait_for_load_state("networkidle")
+    assert said == [], said
