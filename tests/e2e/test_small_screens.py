@@ -64,4 +64,4 @@ def test_the_history_page_fits_the_screen(page, lang):
     page.goto(f"{page.base}/{lang}/games/{game.editor_token}/history/")
     expect(page.locator(".history li").first).to_be_visible()
     fits(page)
-    words_whole(page, ".history th")
+    words_whole(page, ".history .what")
