@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from rules.engine.variants import CLASSIC, OptionError, build_schedule, get_variant
@@ -28,6 +29,7 @@ from .forms import (
     has_unstorable_text,
 )
 from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
+from .templatetags.scorepad import contract as contract_words
 from .sheet import Sheet
 
 FORMAT = "continental-scorepad"
@@ -89,18 +91,27 @@ def csv_cell(value: Any) -> Any:
 
 
 class _SafeWriter:
-    def __init__(self, out: io.StringIO):
-        self.writer = csv.writer(out)
+    def __init__(self, out: io.StringIO, delimiter: str = ","):
+        self.writer = csv.writer(out, delimiter=delimiter)
 
     def writerow(self, row: list[Any]) -> None:
         self.writer.writerow([csv_cell(value) for value in row])
 
 
+def csv_delimiter() -> str:
+    """What a spreadsheet of the active language reads as the column separator: a semicolon
+    where the decimal separator is a comma (German, Norwegian, Polish, Finnish, Spanish)."""
+    return ";" if get_format("DECIMAL_SEPARATOR") == "," else ","
+
+
 def export_csv(sheet: Sheet) -> str:
-    """The sheet as CSV for a spreadsheet. Not read back: the JSON export is the one that
+    """The sheet as CSV for a spreadsheet, in the active language: a byte-order mark first
+    (Excel on Windows reads UTF-8 only then), the language's column separator, the contract
+    of each deal in words, Handrommé marked. Not read back: the JSON export is the one that
     imports, and it keeps names exactly as they are."""
     out = io.StringIO()
-    writer = _SafeWriter(out)
+    out.write("\ufeff")
+    writer = _SafeWriter(out, csv_delimiter())
     names = [s.player.name for s in sheet.seats]
     contract = sheet.game.deal_specs is not None
     head = [_("deal"), _("dealer"), _("went out")]
@@ -115,13 +126,11 @@ def export_csv(sheet: Sheet) -> str:
             went_out = _("nobody")
         else:
             went_out = names[deal.went_out]
+            if deal.handromme:
+                went_out = _("%(name)s (Handrommé)") % {"name": went_out}
         line = [deal.number, row.dealer.player.name, went_out]
         if contract:
-            line.append(
-                _("%(sets)d sets, %(runs)d runs") % {"sets": row.spec.sets, "runs": row.spec.runs}
-                if row.spec
-                else ""
-            )
+            line.append(contract_words(row.spec))
         writer.writerow(line + ["" if c.points is None else c.points for c in row.cells])
     writer.writerow([_("total"), "", ""] + ([""] if contract else []) + sheet.totals)
     return out.getvalue()

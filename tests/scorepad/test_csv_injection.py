@@ -28,7 +28,7 @@ def test_every_cell_a_spreadsheet_would_run_starts_with_an_apostrophe(client):
     game = GameFactory(variant_id="classic", players=FORMULAS)
     record_classic(game, 0, jokers=1)  # the dealer and the winner are a formula too
     response = client.get(reverse("game-export-csv", kwargs={"token": game.viewer_token}))
-    rows = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
     assert rows[0][3:] == ["'" + name for name in FORMULAS]
     assert rows[1][:3] == ["1", "'" + FORMULAS[0], "'" + FORMULAS[0]]
     # Scores stay numbers, negative ones too.

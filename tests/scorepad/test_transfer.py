@@ -32,7 +32,7 @@ def test_the_csv_export_has_a_row_per_deal_and_the_totals(client, played):
     response = export(client, played, "csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment;" in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["deal", "dealer", "went out", "Anna", "Ben", "Cleo", "Dan"]
     assert rows[1] == ["1", "Anna", "Anna", "9", "-3", "-3", "-3"]
     assert rows[2] == ["2", "Ben", "Dan", "-3", "-3", "-3", "9"]
@@ -43,8 +43,8 @@ def test_the_csv_export_has_a_row_per_deal_and_the_totals(client, played):
 def test_the_csv_export_of_a_contract_game_names_the_contracts(client):
     game = GameFactory(variant_id="contract-nordic", players=3)
     record_penalty(game, 0, {1: 10, 2: 5})
-    rows = list(csv.reader(io.StringIO(export(client, game, "csv").content.decode())))
-    assert rows[0][3] == "contract" and rows[1][3] == "2 sets, 0 runs"
+    rows = list(csv.reader(io.StringIO(export(client, game, "csv").content.decode("utf-8-sig"))))
+    assert rows[0][3] == "contract" and rows[1][3] == "2 sets"
 
 
 def test_the_json_export_keeps_inputs_and_scores(client, played):
@@ -146,3 +146,35 @@ def test_a_garbled_deal_is_refused_without_an_error_page(client, deal):
     assert response.status_code == 200
     assert "Deal 1" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def csv_rows(client, game, lang: str, delimiter: str) -> list[list[str]]:
+    raw = client.get(f"/{lang}/games/{game.viewer_token}/export.csv").content
+    assert raw.startswith(b"\xef\xbb\xbf"), "no byte-order mark: Excel on Windows misreads UTF-8"
+    return list(csv.reader(io.StringIO(raw.decode("utf-8-sig")), delimiter=delimiter))
+
+
+def test_the_german_csv_export_is_one_a_german_spreadsheet_reads(client, db):
+    game = GameFactory(variant_id="contract-nordic", players=["Åsa", "Jörg", "Zoë"])
+    record_penalty(game, 0, {1: 10, 2: 5})
+    record_penalty(game, 1, {0: 20, 2: 5})
+    rows = csv_rows(client, game, "de", ";")
+    assert rows[0][:4] == ["Runde", "Geber", "fertig", "Kontrakt"]
+    assert rows[0][4:] == ["Åsa", "Jörg", "Zoë"]
+    assert rows[1][3] == "2 Sätze" and rows[2][3] == "1 Satz und 1 Folge"
+    assert rows[-1][4:] == ["20", "10", "10"]
+
+
+def test_the_english_csv_export_keeps_commas_and_words_its_contracts(client, db):
+    game = GameFactory(variant_id="contract-nordic", players=3)
+    record_penalty(game, 0, {1: 10, 2: 5})
+    record_penalty(game, 1, {0: 20, 2: 5})
+    rows = csv_rows(client, game, "en", ",")
+    assert [rows[1][3], rows[2][3]] == ["2 sets", "1 set and 1 run"]
+
+
+def test_the_csv_export_marks_handromme(client, db):
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben"])
+    record_penalty(game, 0, {1: 30}, handromme="on")
+    rows = csv_rows(client, game, "en", ",")
+    assert rows[1][2] == "Anna (Handrommé)"
