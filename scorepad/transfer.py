@@ -29,8 +29,8 @@ from .forms import (
     has_unstorable_text,
 )
 from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
-from .templatetags.scorepad import contract as contract_words
 from .sheet import Sheet
+from .templatetags.scorepad import contract as contract_words
 
 FORMAT = "continental-scorepad"
 FORMAT_VERSION = 1
