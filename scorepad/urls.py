@@ -4,11 +4,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from rules import api, openapi
-from scorepad.views import app
+from scorepad.views import app, home
 
 urlpatterns = [
     path("sw.js", app.service_worker, name="service-worker"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("language/<str:code>/", home.choose_language, name="choose-language"),
     path("api/check", api.check, name="api-check"),
     path("api/openapi.json", openapi.openapi_json, name="api-openapi"),
 ]

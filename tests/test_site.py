@@ -36,7 +36,10 @@ def test_root_redirects_by_accept_language(client):
 def test_language_switcher_links_to_the_same_page(client):
     body = client.get("/de/api/").content.decode()
     for lang in LANGS:
-        assert f'href="/{lang}/api/"' in body
+        assert f'href="/language/{lang}/?next=%2F{lang}%2Fapi%2F"' in body
+        assert (
+            client.get(f"/language/{lang}/?next=%2F{lang}%2Fapi%2F")["Location"] == f"/{lang}/api/"
+        )
 
 
 def test_pages_carry_a_content_security_policy_without_unsafe_inline(client):
@@ -87,3 +90,31 @@ def test_a_nul_character_in_a_form_gets_a_clear_400(client):
     assert response.status_code == 400
     assert "cannot be stored" in response.content.decode()
     assert client.get("/en/check/?cards=AS\x00").status_code == 400
+
+
+def test_the_language_switcher_remembers_the_choice_for_the_front_door(client, db):
+    body = client.get("/en/rules/classic/?twos_wild=false").content.decode()
+    assert 'href="/language/de/?next=%2Fde%2Frules%2Fclassic%2F%3Ftwos_wild%3Dfalse"' in body
+    answer = client.get("/language/de/", {"next": "/de/rules/classic/?twos_wild=false"})
+    assert answer.status_code == 302
+    assert answer["Location"] == "/de/rules/classic/?twos_wild=false"
+    assert client.cookies["django_language"].value == "de"
+    # "/" opens in the language chosen last, before the browser's own
+    front = client.get("/", HTTP_ACCEPT_LANGUAGE="fi")
+    assert front.status_code == 302 and front["Location"] == "/de/"
+
+
+def test_without_a_choice_the_front_door_follows_the_browser(client, db):
+    front = client.get("/", HTTP_ACCEPT_LANGUAGE="fi,en;q=0.5")
+    assert front["Location"] == "/fi/"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/de/", "//evil.example/de/", "/en/rules/"])
+def test_the_switcher_goes_only_to_a_page_of_the_site_in_that_language(client, db, target):
+    answer = client.get("/language/de/", {"next": target})
+    assert answer["Location"] == "/de/"
+
+
+def test_an_unknown_language_is_not_found_and_remembers_nothing(client, db):
+    assert client.get("/language/xx/", {"next": "/xx/"}).status_code == 404
+    assert "django_language" not in client.cookies

@@ -1,6 +1,7 @@
 from django import template
 from django.conf import settings
-from django.urls import translate_url
+from django.urls import reverse, translate_url
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -8,7 +9,8 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def language_links(context):
-    """One link per language to the same page in that language (the switcher)."""
+    """One link per language to the same page in that language (the switcher); ``url`` goes
+    through the view that remembers the choice, ``page`` is the page itself."""
     request = context["request"]
     current = get_language()
     path = request.get_full_path()
@@ -24,7 +26,8 @@ def language_links(context):
         {
             "code": code,
             "name": name,
-            "url": urls[code],
+            "url": reverse("choose-language", args=[code]) + "?" + urlencode({"next": urls[code]}),
+            "page": urls[code],
             "current": code == current,
         }
         for code, name in settings.LANGUAGES

@@ -1,5 +1,8 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET
 
 from rules.facts import all_facts
 
@@ -11,3 +14,24 @@ from ..models import Game
 def home(request: HttpRequest) -> HttpResponse:
     games = known_games(request, Game.objects.in_progress())[:10]
     return render(request, "home.html", {"variants": all_facts(), "games_in_progress": games})
+
+
+@require_GET
+def choose_language(request: HttpRequest, code: str) -> HttpResponse:
+    """The language switcher's link: remember the choice (``/`` then opens in it, before the
+    browser's Accept-Language) and go to the page in that language."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404("no such language")
+    target = request.GET.get("next", "")
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+    if not (safe and target.startswith(f"/{code}/")):
+        target = f"/{code}/"
+    response = redirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )
+    return response

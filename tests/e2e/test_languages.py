@@ -35,3 +35,15 @@ def test_switching_language_on_a_rules_page_stays_on_those_rules(page):
     assert page.url == page.base + "/es/rules/contract-spanish/"
     switch_to(page, "nb")
     assert page.url == page.base + "/nb/rules/contract-spanish/"
+
+
+def test_the_language_chosen_last_opens_the_front_door(browser, live_server):
+    context = browser.new_context(locale="fi-FI", extra_http_headers={"Accept-Language": "fi"})
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    switch_to(page, "es")
+    page.goto(live_server.url + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    assert page.url == live_server.url + "/es/"
+    context.close()
