@@ -123,3 +123,33 @@ def test_without_wake_lock_the_toggle_stays_hidden_and_nothing_breaks(browser, l
     page.get_by_role("link", name="Record deal 2").click()
     expect(page.locator(".deal-form")).to_be_visible()
     assert not page.errors
+
+
+def test_the_share_page_copies_a_link_and_offers_the_phones_share_sheet(browser, live_server, game):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    context.add_init_script(
+        "window.__shared = []; navigator.share = (data) => { window.__shared.push(data); "
+        "return Promise.resolve(); };"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/en/games/{game.editor_token}/share/")
+    viewer = page.locator("section:has(h2#share-viewer)")
+    link = viewer.locator(".link a").inner_text()
+    viewer.get_by_role("button", name="Copy the link").click()
+    expect(viewer.locator(".copy-done")).to_have_text("Link copied.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link
+    viewer.get_by_role("button", name="Share…").click()
+    assert page.evaluate("() => window.__shared") == [
+        {"title": "Continental — the 15-card game", "url": link}
+    ]
+    context.close()
+
+
+def test_without_script_the_share_page_shows_no_dead_buttons(browser, live_server, game):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/en/games/{game.editor_token}/share/")
+    expect(page.get_by_role("button", name="Copy the link").first).to_be_hidden()
+    expect(page.locator(".link a").first).to_be_visible()
+    context.close()
