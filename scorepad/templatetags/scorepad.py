@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -25,6 +26,17 @@ def signed(value: int | None) -> str:
     if value < 0:
         return f"−{-value}"
     return "0"
+
+
+@register.filter
+def signed_one(value) -> str:
+    """An average of the classic game with one decimal, signed as the sheet signs: +1.5, −0.3."""
+    if value is None:
+        return ""
+    text = floatformat(value, 1)
+    if text.startswith("-"):
+        return "−" + text[1:]
+    return text if text.strip("0.,") == "" else "+" + text
 
 
 @register.filter

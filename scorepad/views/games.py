@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.db import transaction
 from django.forms import BooleanField
@@ -17,6 +19,7 @@ from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
 from ..access import (
+    TOKEN_SHAPE,
     created_ids,
     device,
     known_games,
@@ -24,7 +27,7 @@ from ..access import (
     remember_created,
     seen_tokens,
 )
-from ..forms import ImportForm, NewGameForm, SeatList, small_int
+from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
 from ..models import Actor, Game, GameEvent, Player, Seat
 from ..seating import draw_first_dealer
 from ..transfer import ImportProblem, import_game
@@ -42,6 +45,21 @@ def remembered_players(request: HttpRequest) -> dict[int, Player]:
         .order_by("name", "pk")[:100]
     )
     return {p.pk: p for p in players}
+
+
+def _again(game: Game, seats: SeatList) -> dict[str, Any]:
+    """ "Play again with the same players": the game's players in their seats, its variant,
+    house rules and money per point, as the start of a new game's form (the first dealer
+    is drawn again)."""
+    for seat in game.seats.select_related("player").order_by("position"):
+        seats.remembered.setdefault(seat.player.pk, seat.player)
+        seats.add_player(seat.player.pk)
+    initial: dict[str, Any] = {"variant": game.variant_id}
+    for name, value in (game.options or {}).items():
+        initial[option_field_name(game.variant_id, name)] = value
+    if game.value_per_point is not None:
+        initial["value_per_point"] = game.value_per_point
+    return initial
 
 
 def _new_game_page(
@@ -86,7 +104,12 @@ def game_new(request: HttpRequest) -> HttpResponse:
         initial = {"first_dealer": "draw"}
         if variant in VARIANT_IDS:
             initial["variant"] = variant
-        return _new_game_page(request, NewGameForm(initial=initial, seats=SeatList([], remembered)))
+        seats = SeatList([], remembered)
+        token = request.GET.get("again", "")
+        again = Game.objects.by_token(token).first() if TOKEN_SHAPE.fullmatch(token) else None
+        if again is not None:
+            initial.update(_again(again, seats))
+        return _new_game_page(request, NewGameForm(initial=initial, seats=seats))
 
     data = request.POST.copy()
     seats = SeatList(data.getlist("seat"), remembered)

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import NAMES
 
+from ..collation import sort_key
 from ..models import Deal, DealScore, Game, Seat
 from .games import remembered_players
 
@@ -44,9 +45,15 @@ def player_list(request: HttpRequest) -> HttpResponse:
             worst=row["low"] if payment else row["high"],
         )
     table = []
-    for player in sorted(players.values(), key=lambda p: (p.name.casefold(), p.pk)):
+    lang = request.LANGUAGE_CODE
+    for player in sorted(players.values(), key=lambda p: (sort_key(p.name, lang), p.pk)):
         rows = [
-            {"variant": NAMES[v], "variant_id": v, **records[(player.pk, v)]}
+            {
+                "variant": NAMES[v],
+                "variant_id": v,
+                "payment": get_variant(v).scoring == "payment",
+                **records[(player.pk, v)],
+            }
             for v in VARIANT_IDS
             if (player.pk, v) in records
         ]

@@ -77,13 +77,13 @@ def test_players_have_their_record_per_variant(client):
 
     assert stats("the 15-card game") == [
         ("Games", "1"),
-        ("Wins", "1 / 1"),
+        ("Wins", "1 of 1 finished game"),
         ("Deals", "3"),
-        ("Average per deal", "1.0"),
-        ("Best deal", "11"),
-        ("Worst deal", "-11"),
+        ("Average per deal", "+1.0"),
+        ("Best deal", "+11"),
+        ("Worst deal", "−11"),
     ]
-    assert [v for _, v in stats("Rommé")] == ["1", "0", "2", "20.0", "0", "40"]
+    assert [v for _, v in stats("Rommé")] == ["1", "no game finished yet", "2", "20.0", "0", "40"]
 
 
 def test_the_players_list_is_limited_to_this_phones_games(client):
@@ -113,3 +113,18 @@ def test_a_mangled_seen_cookie_lists_only_real_links(client):
     client.cookies[SEEN] = f"junk..{game.viewer_token}"
     body = client.get("/en/games/").content.decode()
     assert f'href="/en/games/{game.viewer_token}/"' in body
+
+
+@pytest.mark.parametrize(
+    ("lang", "order"),
+    [
+        ("en", ["Åsa", "Íñigo", "Ümit", "Zoë"]),
+        ("de", ["Åsa", "Íñigo", "Ümit", "Zoë"]),
+        ("nb", ["Íñigo", "Ümit", "Zoë", "Åsa"]),
+    ],
+)
+def test_the_players_are_in_the_order_of_the_pages_language(client, lang, order):
+    own(client, GameFactory(players=["Zoë", "Ümit", "Åsa", "Íñigo"]))
+    body = client.get(f"/{lang}/players/").content.decode()
+    names = re.findall(r'<h2 id="player-\d+">([^<]+)</h2>', body)
+    assert names == order

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -134,3 +136,38 @@ def test_players_of_other_phones_are_neither_offered_nor_seated(client):
         URL, {"op": "add", "name": "Al", "seat": [f"p:{stranger.pk}"]}
     ).content.decode()
     assert "Zoe" not in body
+
+
+def test_play_again_starts_the_form_with_the_same_players_and_house_rules(client, db):
+    from tests.factories import GameFactory, record_penalty
+
+    old = GameFactory(variant_id="romme", players=["Cleo", "Anna", "Ben"])
+    old.options = {**old.options, "opening_minimum": 40}
+    old.save()
+    record_penalty(old, 0, {1: 10, 2: 20})
+    body = client.get("/en/games/new/", {"again": old.viewer_token}).content.decode()
+    seats = re.findall(r'name="seat" value="p:(\d+)"', body)
+    assert [int(pk) for pk in seats] == [s.player.pk for s in old.seats.order_by("position")]
+    assert re.search(r'value="romme"[^>]*checked', body)
+    assert re.search(
+        r'name="opt_romme_opening_minimum"[^>]*>.*?<option value="40" selected', body, re.S
+    )
+
+
+def test_play_again_with_a_link_that_leads_nowhere_is_a_plain_new_game(client, db):
+    answer = client.get("/en/games/new/", {"again": "x" * 24})
+    assert answer.status_code == 200
+    assert 'name="seat"' not in answer.content.decode()
+
+
+def test_a_finished_game_offers_to_play_again(client, db):
+    from scorepad.models import Actor
+    from tests.factories import GameFactory, record_classic
+
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben"])
+    record_classic(game, 0)
+    assert "Play again" not in client.get(f"/en/games/{game.viewer_token}/").content.decode()
+    game.refresh_from_db()
+    game.end(version=game.version, once="play-again-test", actor=Actor("creator", "t"))
+    body = client.get(f"/en/games/{game.viewer_token}/").content.decode()
+    assert f'href="/en/games/new/?again={game.viewer_token}"' in body
