@@ -41,4 +41,4 @@ def sort_key(name: str, lang: str) -> tuple:
         for letter in EXPANSIONS.get(base, base):
             if letter.isalnum():
                 primary.append((letter, 0))
-    return (primary, unicodedata.normalize("NFD", name.casefold()), name)
+    return (tuple(primary), unicodedata.normalize("NFD", name.casefold()), name)
