@@ -489,7 +489,7 @@ class RenderedSheet(models.Model):
 
 class RateCounter(models.Model):
     """Requests of one client in one rate-limit bucket during the current window
-    (scorepad/ratelimit.py counts them with one atomic statement)."""
+    (continental/ratelimit.py counts them with one atomic statement)."""
 
     client = models.CharField(max_length=200, primary_key=True)  # "write:203.0.113.9"
     period = models.BigIntegerField()  # the window's number: Unix time // window length

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import bootstrap
+from continental import bootstrap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
     (tmp_path / "secret_key").write_text("k" * 60)
     env = {**clean_env(tmp_path), "DATA_DIR": str(tmp_path)}
     wsgi = subprocess.run(
-        [sys.executable, "-c", "import scorepad.wsgi"],
+        [sys.executable, "-c", "import continental.wsgi"],
         cwd=ROOT,
         env=env,
         capture_output=True,

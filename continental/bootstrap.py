@@ -257,8 +257,8 @@ def serve() -> None:
             "-m",
             "gunicorn",
             "-c",
-            str(ROOT / "scorepad" / "gunicorn_conf.py"),
-            "scorepad.wsgi",
+            str(ROOT / "continental" / "gunicorn_conf.py"),
+            "continental.wsgi",
         ],
         env,
     )
