@@ -146,8 +146,10 @@ class Game(models.Model):
         return self.variant.decks(players, number)
 
     def cards_dealt(self, number: int) -> int:
-        spec = self.deal_spec(number)
-        return spec.cards if spec else self.variant.cards_dealt()
+        return self.variant.cards_dealt(number, self.deal_specs)
+
+    def starter_cards(self, number: int) -> int:
+        return self.variant.starter_cards(number, self.deal_specs)
 
     def is_complete(self, deals: int) -> bool:
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
