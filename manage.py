@@ -6,11 +6,11 @@ import sys
 
 
 def main():
-    from scorepad import bootstrap
+    from continental import bootstrap
 
     if bootstrap.main():
         return
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorepad.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "continental.settings")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

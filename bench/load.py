@@ -6,7 +6,7 @@
 For each database (SQLite in a temporary DATA_DIR; PostgreSQL in a database of its own,
 ``scorepad_load``, created and dropped here, skipped when PostgreSQL does not answer on
 127.0.0.1:5432) it migrates, creates a classic game of 6 players and 20 deals through the
-ORM, starts gunicorn on a free loopback port with scorepad/gunicorn_conf.py (production
+ORM, starts gunicorn on a free loopback port with continental/gunicorn_conf.py (production
 settings: DEBUG off, manifest static files; rate limits off, BENCH_VIEWS on), and drives
 concurrent clients (threads, one http.client connection each) for a fixed time at:
 
@@ -106,7 +106,7 @@ def prepare(env: dict[str, str], *, static: bool = True) -> None:
 # the deal forms do (tests/factories.py), and counts the queries of the answers in-process.
 SETUP_CODE = r"""
 import json, os, sys
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorepad.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "continental.settings")
 import django
 django.setup()
 from django.db import connection
@@ -173,7 +173,7 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """gunicorn -c scorepad/gunicorn_conf.py on a free loopback port, stopped on exit."""
+    """gunicorn -c continental/gunicorn_conf.py on a free loopback port, stopped on exit."""
 
     def __init__(self, env: dict[str, str], workers: int, log_path: Path):
         self.port = free_port()
@@ -193,9 +193,9 @@ class Gunicorn:
         self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in __exit__)
         self.proc = subprocess.Popen(
             [
-                *(sys.executable, "-m", "gunicorn", "-c", "scorepad/gunicorn_conf.py"),
+                *(sys.executable, "-m", "gunicorn", "-c", "continental/gunicorn_conf.py"),
                 *("--access-logformat", "%(m)s %(U)s %(s)s %(D)s"),
-                "scorepad.wsgi",
+                "continental.wsgi",
             ],
             cwd=ROOT,
             env=self.env,

@@ -113,7 +113,7 @@ def facts(variant_id: str) -> VariantFacts:
     elif v.id == ROMME:
         cards = _("%(n)d cards each, %(m)d for the starting player") % {
             "n": v.cards_dealt(),
-            "m": v.cards_dealt() + 1,
+            "m": v.starter_cards(),
         }
         deals = _("As many deals as the table agrees")
     else:

@@ -146,8 +146,10 @@ class Game(models.Model):
         return self.variant.decks(players, number)
 
     def cards_dealt(self, number: int) -> int:
-        spec = self.deal_spec(number)
-        return spec.cards if spec else self.variant.cards_dealt()
+        return self.variant.cards_dealt(number, self.deal_specs)
+
+    def starter_cards(self, number: int) -> int:
+        return self.variant.starter_cards(number, self.deal_specs)
 
     def is_complete(self, deals: int) -> bool:
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
@@ -489,7 +491,7 @@ class RenderedSheet(models.Model):
 
 class RateCounter(models.Model):
     """Requests of one client in one rate-limit bucket during the current window
-    (scorepad/ratelimit.py counts them with one atomic statement)."""
+    (continental/ratelimit.py counts them with one atomic statement)."""
 
     client = models.CharField(max_length=200, primary_key=True)  # "write:203.0.113.9"
     period = models.BigIntegerField()  # the window's number: Unix time // window length

@@ -70,6 +70,7 @@ class DealInfo:
     starter: Seat
     spec: DealSpec | None
     cards: int
+    starter_cards: int  # the starting player's (one more in Rommé)
     decks: int
     jokers: int
     of: int | None  # the number of deals of a contract game
@@ -158,6 +159,7 @@ def build_sheet(game: Game) -> Sheet:
             starter=by_pos[game.starter_position(number, n)],
             spec=game.deal_spec(number),
             cards=game.cards_dealt(number),
+            starter_cards=game.starter_cards(number),
             decks=decks,
             jokers=jokers,
             of=game.total_deals,

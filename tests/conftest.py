@@ -1,5 +1,7 @@
 from hypothesis import HealthCheck, settings
 
+from tests.catalogues import compile_catalogues
+
 # Property tests check behaviour, not speed: no per-example deadline, and a busy CI machine
 # must not turn "slow data generation" into a failure.
 settings.register_profile(
@@ -9,3 +11,9 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("project")
+
+
+def pytest_sessionstart(session):
+    """The .mo files are not in git: a bare `.venv/bin/pytest` right after a clone compiles
+    them here, before any test module is imported and so before Django loads a catalogue."""
+    compile_catalogues()

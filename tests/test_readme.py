@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import bootstrap
+from continental import bootstrap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
     (tmp_path / "secret_key").write_text("k" * 60)
     env = {**clean_env(tmp_path), "DATA_DIR": str(tmp_path)}
     wsgi = subprocess.run(
-        [sys.executable, "-c", "import scorepad.wsgi"],
+        [sys.executable, "-c", "import continental.wsgi"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -94,3 +94,17 @@ def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
         timeout=60,
     )
     assert command.returncode == 0, command.stderr
+
+
+def test_the_contributing_commands_name_tests_and_tools_that_exist():
+    lines = commands("Contributing")
+    tests = [line.split()[1] for line in lines if line.startswith(".venv/bin/pytest ")]
+    assert tests
+    for target in tests:
+        path, _, name = target.partition("::")
+        assert (ROOT / path).exists(), target
+        if name:
+            assert f"def {name}(" in (ROOT / path).read_text(), target
+    for line in lines:
+        for tool in re.findall(r"\.venv/bin/(\w+)", line):
+            assert (ROOT / ".venv" / "bin" / tool).exists(), line

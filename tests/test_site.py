@@ -25,6 +25,8 @@ def test_home_page_lists_the_four_variants_with_facts_from_the_engine(client):
         in body
     )
     assert "6 to 12 cards each" in body
+    # romme: the starting player's extra card comes from the engine
+    assert "14 cards each, 15 for the starting player" in body
 
 
 def test_root_redirects_by_accept_language(client):

@@ -7,7 +7,7 @@ three answer alike. Bad input raises :class:`CheckError` with a message naming t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from .cards import Card, CardError, check_copies, format_cards, parse_cards
 from .messages import EngineError, gettext_noop
@@ -66,7 +66,8 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
     if unknown:
         raise CheckError(gettext_noop("unknown field %(field)r"), field=sorted(unknown)[0])
     try:
-        variant = get_variant(request.get("variant"))
+        # Any value: get_variant refuses what is not a variant's id.
+        variant = get_variant(cast(str, request.get("variant")))
         options = variant.resolve_options(request.get("options"))
     except OptionError as exc:
         raise CheckError.wrap(exc) from None
@@ -147,6 +148,7 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
                 count=n,
             )
     else:
+        assert deal_spec is not None  # a contract game: found above
         low = deal_spec.cards + 1
         high = low + MAX_EXTRA_CONTRACT_CARDS
         if not low <= n <= high:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar, cast
 
 from .cards import Card, CardError, check_copies
 from .messages import EngineError, gettext_noop
@@ -58,7 +58,7 @@ class ScoreError(EngineError):
         self.player = None if player is _NO_PLAYER else player
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -287,7 +287,7 @@ def _zero_sum_groups(values: list[int]) -> list[list[int]]:
 def _settle_group(group: list[int], values: list[int]) -> list[tuple[int, int, int]]:
     """Greedy settling of one zero-sum group: the largest debt pays the largest credit."""
     left = {i: values[i] for i in group}
-    out = []
+    out: list[tuple[int, int, int]] = []
     while True:
         debtors = [i for i in group if left[i] < 0]
         creditors = [i for i in group if left[i] > 0]
@@ -542,7 +542,7 @@ def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
 
 def winners(totals: Mapping[K, int], variant: Variant) -> list[K]:
     """The players in first place (several when tied)."""
-    return [s.player for s in standings(totals, variant) if s.place == 1]
+    return [cast(K, s.player) for s in standings(totals, variant) if s.place == 1]
 
 
 __all__ = [

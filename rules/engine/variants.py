@@ -145,6 +145,8 @@ class Variant:
     # classic: two identical cards (same rank and suit) never share a run, whatever role
     # they play (two 2♠ not even both wild); jokers are exempt
     runs_keep_identical_apart: bool = False
+    # Rommé: the starting player is dealt one card more and begins by discarding
+    starter_extra_cards: int = 0
 
     # --- options -------------------------------------------------------------
     def option(self, name: str) -> OptionSpec:
@@ -212,11 +214,16 @@ class Variant:
         )
 
     def cards_dealt(self, deal: int = 1, schedule: tuple[DealSpec, ...] | None = None) -> int:
+        """The cards each player is dealt (the starting player: ``starter_cards``)."""
         if self.id == CLASSIC:
             return 15
         if self.id == ROMME:
-            return 14  # the starting player gets 15
+            return 14
         return self.deal_spec(deal, schedule).cards
+
+    def starter_cards(self, deal: int = 1, schedule: tuple[DealSpec, ...] | None = None) -> int:
+        """The cards the starting player is dealt: one more than the others in Rommé."""
+        return self.cards_dealt(deal, schedule) + self.starter_extra_cards
 
     def deal_spec(self, deal: int, schedule: tuple[DealSpec, ...] | None = None) -> DealSpec:
         sched = schedule or self.schedule
@@ -394,6 +401,7 @@ VARIANTS: dict[str, Variant] = {
         summary="14 cards (15 for the starting player); runs and groups; the first melds must "
         "be worth 51; penalty points for cards left in hand.",
         dealer_rule="any",
+        starter_extra_cards=1,
     ),
 }
 

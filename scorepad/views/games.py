@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules.engine.cards import local_code, parse_card
+from rules.engine.dealing import draw_first_dealer
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
@@ -29,7 +30,6 @@ from ..access import (
 )
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
 from ..models import Actor, Game, GameEvent, Player, Seat
-from ..seating import draw_first_dealer
 from ..transfer import ImportProblem, import_game
 from .common import game_url, partial_wanted
 

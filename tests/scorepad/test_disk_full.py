@@ -10,8 +10,8 @@ from django.db import OperationalError, connection
 from django.test import override_settings
 from django.urls import reverse
 
+from continental.diskfull import is_disk_full
 from scorepad.apps import JOURNAL_SIZE_LIMIT, WAL_AUTOCHECKPOINT_PAGES, tune_sqlite
-from scorepad.diskfull import is_disk_full
 from scorepad.models import Deal, Game, GameEvent, Player
 from tests.factories import GameFactory, classic_form_data, record_classic
 from tests.scorepad.conftest import own

@@ -2,7 +2,6 @@ import pytest
 
 from rules.engine.variants import build_schedule
 from scorepad.models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
-from scorepad.seating import draw_first_dealer
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -112,34 +111,6 @@ def test_games_in_progress_and_finished():
     done = GameFactory(status=Game.Status.FINISHED)
     assert list(Game.objects.in_progress()) == [running]
     assert list(Game.objects.finished()) == [done]
-
-
-def test_drawing_for_the_dealer_gives_the_lowest_card_the_deal_in_the_classic_game():
-    import random
-
-    from rules.engine.cards import parse_card
-    from rules.engine.variants import get_variant
-
-    draw = draw_first_dealer(get_variant("classic"), 5, random.Random(7))
-    last = {pos: parse_card(code).rank for pos, code in draw.rounds[-1].items()}
-    assert last[draw.dealer] == min(last.values())
-    assert list(last.values()).count(last[draw.dealer]) == 1 or len(draw.rounds) > 1
-
-
-def test_drawing_for_the_dealer_gives_the_highest_card_the_deal_in_the_nordic_game():
-    import random
-
-    from rules.engine.cards import parse_card
-    from rules.engine.variants import get_variant
-
-    for seed in range(20):
-        draw = draw_first_dealer(get_variant("contract-nordic"), 4, random.Random(seed))
-        values = {
-            pos: 14 if parse_card(c).rank == 1 else parse_card(c).rank
-            for pos, c in draw.rounds[-1].items()
-        }
-        assert values[draw.dealer] == max(values.values())
-        assert list(values.values()).count(values[draw.dealer]) == 1
 
 
 def test_the_game_behind_a_link_comes_whole_from_the_written_out_query():

@@ -338,7 +338,7 @@ def _flagged_suit(v: tuple[int, ...], twos_wild: bool, flags: int) -> int:
 @lru_cache(maxsize=1 << 13)
 def _cover_cost(mask: int) -> int:
     """Least total minimal length of groups covering these ranks (bit r-1: rank r) once."""
-    best = None
+    best: int | None = None
     ranks = [r for r in range(2, 14) if mask >> (r - 1) & 1]
     placements = ([1], [14]) if mask & 1 else ([],)
     for ace in placements:
@@ -346,7 +346,7 @@ def _cover_cost(mask: int) -> int:
         n = len(pts)
         cost = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
-            c = None
+            c: int | None = None
             for j in range(i, n):
                 span = pts[j] - pts[i] + 1
                 if span > 5:
@@ -354,9 +354,11 @@ def _cover_cost(mask: int) -> int:
                 cand = max(3, span) + cost[j + 1]
                 if c is None or cand < c:
                     c = cand
+            assert c is not None  # j == i always fits
             cost[i] = c
         if best is None or cost[0] < best:
             best = cost[0]
+    assert best is not None  # at least one placement
     return best
 
 
@@ -490,7 +492,8 @@ def _best(cards: list[Card], twos_wild: bool, keys: dict | None = None):
                     break
         allbut.append(acc)
 
-    candidates = []  # (discard card or None, suit vectors laid, jokers laid)
+    # (discard card or None, suit vectors laid, jokers laid)
+    candidates: list[tuple[Card | None, list[tuple[int, ...]], int]] = []
     if not discard_allowed:
         candidates.append((None, tvecs, jokers))
     else:
@@ -524,7 +527,7 @@ def _best(cards: list[Card], twos_wild: bool, keys: dict | None = None):
                 feasible[rel] = feasible.get(rel, 0) | mask
         if not feasible:
             continue
-        if discard_allowed:
+        if discard is not None:  # always one where a discard is allowed
             laid = list(cards)
             laid.remove(discard)
         else:
@@ -653,7 +656,7 @@ def _rebuild_suit(v: tuple[int, ...], opt: tuple[int, int, int, int]) -> list[tu
             grp.append(p)
             closed.append(grp)
         nxt: dict[int, list[list[int]]] = {1: [], 2: [], 3: [], 4: []}
-        continuing = []
+        continuing: list[tuple[int, list[int]]] = []
         for d, cnt in ((1, c1), (2, c2), (3, c3)):
             for grp in opens[d][:cnt]:
                 grp.append(p)
@@ -687,7 +690,8 @@ def _assign_wilds(slots: list[Card], pool: list[Card]) -> list[Card]:
             if pi in seen or not fits(card, slots[si]):
                 continue
             seen.add(pi)
-            if owner[pi] is None or augment(owner[pi], seen):
+            held = owner[pi]
+            if held is None or augment(held, seen):
                 owner[pi] = si
                 return True
         return False
@@ -695,10 +699,8 @@ def _assign_wilds(slots: list[Card], pool: list[Card]) -> list[Card]:
     for si in range(len(slots)):
         if not augment(si, set()):
             raise AssertionError("wild cards cannot be placed")
-    out: list[Card | None] = [None] * len(slots)
-    for pi, si in enumerate(owner):
-        out[si] = pool[pi]
-    return out
+    placed = {si: pool[pi] for pi, si in enumerate(owner) if si is not None}
+    return [placed[si] for si in range(len(slots))]
 
 
 def _windows(groups: list[tuple], lengths: list[int], wild_runs: list[int]) -> list[list]:

@@ -665,11 +665,11 @@ class _Solver:
             set_melds.append([Placed(c, c) for c in part])
             for stand in self._set_stand_for(set_ranks[idx], part, wild[idx]):
                 slots.append(("set", idx, stand))
-        run_layouts = []
+        run_layouts: list[list[Placed | None]] = []  # None: a place a wild card fills
         for j, run in enumerate(runs):
             w = wild[len(set_nats) + j]
             positions = self._run_window(run, w)
-            layout = []
+            layout: list[Placed | None] = []
             for q in positions:
                 stands = Card(self._rank(q), SUITS[run.suit])
                 if q in run.nat and (j, q) not in swap_out:
@@ -684,12 +684,14 @@ class _Solver:
             if kind == "set":
                 set_melds[idx].append(placed)
             else:
-                layout = run_layouts[idx]
-                layout[layout.index(None)] = placed
-        for part in set_melds:
-            melds.append(Meld(SET, tuple(part)))
+                holes = run_layouts[idx]
+                holes[holes.index(None)] = placed
+        for placed_cards in set_melds:
+            melds.append(Meld(SET, tuple(placed_cards)))
         for layout in run_layouts:
-            melds.append(Meld(RUN, tuple(layout)))
+            filled = [p for p in layout if p is not None]
+            assert len(filled) == len(layout), "a wild place of a run was left empty"
+            melds.append(Meld(RUN, tuple(filled)))
         for s, suit in enumerate(SUITS):
             for r in _RANKS:
                 unlaid.extend([Card(r, suit)] * avail[s][r])

@@ -139,11 +139,10 @@ class _Solver:
         i = next((k for k in range(52) if counts[k]), None)
         if i is None:
             j = counts[52]
-            result = [_NONE, _NONE, _NONE, None, None, None]
-            result[min(j, 2)] = -j * self.pen_joker
-            result = tuple(result)
-            self.memo[key] = result
-            return result
+            empty: list[Any] = [_NONE, _NONE, _NONE, None, None, None]
+            empty[min(j, 2)] = -j * self.pen_joker
+            self.memo[key] = tuple(empty)
+            return self.memo[key]
         best = [_NONE, _NONE, _NONE]
         how: list = [None, None, None]
         # keep card i in hand

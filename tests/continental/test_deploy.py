@@ -3,7 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_check_deploy_reports_nothing_with_production_settings(tmp_path):
@@ -44,7 +44,7 @@ def test_the_master_loads_templates_and_pages_without_touching_the_database():
     """gunicorn's when_ready hook: without a database mark, any query here fails the test."""
     from django.db import connection
 
-    from scorepad.warmup import template_names, warm
+    from continental.warmup import template_names, warm
 
     loaded = warm()
     assert loaded["templates"] == len(template_names()) > 20

@@ -1,4 +1,4 @@
-"""gunicorn settings for production: ``gunicorn -c scorepad/gunicorn_conf.py scorepad.wsgi``.
+"""gunicorn settings for production: ``gunicorn -c continental/gunicorn_conf.py continental.wsgi``.
 
 Everything can be overridden from the environment (GUNICORN_BIND, GUNICORN_WORKERS, ...).
 """
@@ -18,8 +18,8 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "20000"))
 max_requests_jitter = max_requests // 10
 # GUNICORN_ACCESSLOG="" turns the access log off (``manage.py serve`` does).
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
-# The access log writes game links with their tokens masked (scorepad/logfilters.py).
-logger_class = "scorepad.logfilters.GunicornLogger"
+# The access log writes game links with their tokens masked (continental/logfilters.py).
+logger_class = "continental.logfilters.GunicornLogger"
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
@@ -30,7 +30,7 @@ def when_ready(server):
     """In the master, before the first worker is forked: load what every worker shares."""
     if not server.cfg.preload_app:
         return  # the app is not loaded in the master
-    from scorepad.warmup import warm
+    from continental.warmup import warm
 
     server.log.info("loaded before forking: %s", warm())
     # ``manage.py serve`` says where the phones join once the server listens.

@@ -2,7 +2,7 @@
 person types one. The answer is a clear 400 instead of an error deep in a form or a query.
 
 The same middleware answers a view that failed on a full disk with a clear page instead of
-a 500 (scorepad/diskfull.py)."""
+a 500 (continental/diskfull.py)."""
 
 from __future__ import annotations
 

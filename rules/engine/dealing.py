@@ -1,4 +1,7 @@
-"""Drawing for the first dealer: every player draws a card; ties draw again."""
+"""Drawing for the first dealer: every player draws a card; ties draw again.
+
+How many cards each player is dealt (and the starting player's extra card in Rommé) is
+``Variant.cards_dealt`` and ``Variant.starter_cards`` (variants.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +9,8 @@ import random
 import secrets
 from dataclasses import dataclass
 
-from rules.engine.cards import SUITS, Card
-from rules.engine.variants import Variant
+from .cards import SUITS, Card
+from .variants import Variant
 
 _SYSTEM = secrets.SystemRandom()
 

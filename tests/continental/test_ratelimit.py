@@ -64,7 +64,7 @@ def test_an_api_limit_of_0_turns_the_api_limit_off(client):
 
 @override_settings(RATE_LIMITS={"api": 3, "write": 3})
 def test_a_new_window_starts_counting_again(client, monkeypatch):
-    import scorepad.ratelimit as ratelimit
+    import continental.ratelimit as ratelimit
 
     now = [1_000_000.0]
     monkeypatch.setattr(ratelimit, "now", lambda: now[0])

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import bootstrap
+from continental import bootstrap
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:

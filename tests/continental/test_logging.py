@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils import translation
 from gunicorn.config import Config
 
-from scorepad.logfilters import GunicornLogger, MaskTokens, mask
+from continental.logfilters import GunicornLogger, MaskTokens, mask
 from tests.factories import GameFactory, classic_form_data
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -116,8 +116,8 @@ class _Request:
 
 
 def test_gunicorn_conf_uses_the_masking_logger():
-    conf = runpy.run_path(str(ROOT / "scorepad" / "gunicorn_conf.py"))
-    assert conf["logger_class"] == "scorepad.logfilters.GunicornLogger"
+    conf = runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))
+    assert conf["logger_class"] == "continental.logfilters.GunicornLogger"
 
 
 def test_gunicorn_access_and_error_logs_mask_the_links(tmp_path):

@@ -1,7 +1,11 @@
 """The README's two commands, runnable with the system Python before anything is installed.
 
     python3 manage.py serve      set up (virtualenv, install, migrate) and host the table
-    python3 manage.py runtests   install what the tests need, run ruff and the whole suite
+    python3 manage.py runtests   install what the tests need, run ruff, mypy and the suite
+
+Both install the pinned versions of the lock files (requirements.txt for serve,
+requirements-dev.txt with the development tools for runtests), then the project itself
+without its dependencies.
 
 Plain standard library only: this runs before Django exists in the virtualenv.
 """
@@ -20,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 COMMANDS = ("serve", "runtests")
+# The lock files, made from pyproject.toml by the commands in the README (Contributing).
+LOCKS = {"base": ROOT / "requirements.txt", "dev": ROOT / "requirements-dev.txt"}
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -35,25 +41,30 @@ def _in_venv() -> bool:
     return Path(sys.prefix).resolve() == VENV.resolve()
 
 
-def _ensure_venv(extras: str) -> None:
-    """Create .venv and install the project when pyproject.toml changed since the last install."""
+def _ensure_venv(kind: str) -> None:
+    """Create .venv and install the lock file of ``kind`` ("base" or "dev") and the project
+    when pyproject.toml or that lock file changed since the last install."""
     if not VENV_PYTHON.exists():
         _say("creating the virtual environment in .venv")
         _run(sys.executable, "-m", "venv", VENV)
         _run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    stamp = VENV / f".installed-{extras or 'base'}"
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    lock = LOCKS[kind]
+    stamp = VENV / f".installed-{kind}"
+    digest = hashlib.sha256(
+        (ROOT / "pyproject.toml").read_bytes() + b"\0" + lock.read_bytes()
+    ).hexdigest()
     if not stamp.exists() or stamp.read_text() != digest:
-        _say(f"installing the project{' with ' + extras if extras else ''}")
-        target = f".[{extras}]" if extras else "."
-        _run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "-e", target)
+        _say(f"installing the pinned versions of {lock.name} and the project")
+        # The lock holds every dependency with its hashes; the project adds none of its own.
+        _run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "-r", lock)
+        _run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "-e", ".")
         stamp.write_text(digest)
 
 
-def _reexec_in_venv(extras: str) -> None:
+def _reexec_in_venv(kind: str) -> None:
     if _in_venv():
         return
-    _ensure_venv(extras)
+    _ensure_venv(kind)
     os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(ROOT / "manage.py"), *sys.argv[1:]])
 
 
@@ -216,7 +227,7 @@ def _banner(urls: list[str], local_url: str, local_only: bool) -> str:
 def serve() -> None:
     if _serve_options(sys.argv[2:]) is None:
         return  # --help: nothing set up, nothing served
-    _reexec_in_venv("")
+    _reexec_in_venv("base")
     options = _serve_options(sys.argv[2:])
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", _secret_key())
@@ -257,8 +268,8 @@ def serve() -> None:
             "-m",
             "gunicorn",
             "-c",
-            str(ROOT / "scorepad" / "gunicorn_conf.py"),
-            "scorepad.wsgi",
+            str(ROOT / "continental" / "gunicorn_conf.py"),
+            "continental.wsgi",
         ],
         env,
     )
@@ -318,9 +329,10 @@ def runtests() -> None:
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", "tests-only-secret-key")
     bin_dir = VENV / "bin"
-    _say("ruff check and format")
+    _say("ruff check and format, mypy on the engine")
     _run(bin_dir / "ruff", "check", ".")
     _run(bin_dir / "ruff", "format", "--check", ".")
+    _run(bin_dir / "mypy")  # what and how: [tool.mypy] in pyproject.toml
     _compile_messages(env)
     _say(f"tests on {'DATABASE_URL' if env.get('DATABASE_URL') else 'SQLite'}")
     extra = sys.argv[2:]

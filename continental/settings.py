@@ -49,7 +49,7 @@ TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DEBUG", False)
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "data"))
-# The web server (scorepad/wsgi.py, runserver) never starts on a key it was not given.
+# The web server (continental/wsgi.py, runserver) never starts on a key it was not given.
 WEB_SERVER = env_bool("SCOREPAD_WEB_SERVER", False) or sys.argv[1:2] == ["runserver"]
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY and not WEB_SERVER and (DATA_DIR / "secret_key").is_file():
@@ -87,8 +87,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "scorepad.ratelimit.RateLimitMiddleware",
-    "scorepad.middleware.RejectNulMiddleware",
+    "continental.ratelimit.RateLimitMiddleware",
+    "continental.middleware.RejectNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -97,8 +97,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "scorepad.urls"
-WSGI_APPLICATION = "scorepad.wsgi.application"
+ROOT_URLCONF = "continental.urls"
+WSGI_APPLICATION = "continental.wsgi.application"
 
 TEMPLATES = [
     {
@@ -111,9 +111,11 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
-                "scorepad.context_processors.site",
+                "continental.context_processors.site",
             ],
             "builtins": ["template_partials.templatetags.partials"],
+            # The project package is no app: its site-wide tags are named here.
+            "libraries": {"sitetags": "continental.templatetags.sitetags"},
         },
     }
 ]
@@ -246,12 +248,12 @@ SITE_NAME = _("Continental")
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
 
 # Game links are keys: every line goes through one handler that masks them
-# (scorepad/logfilters.py); Django's own loggers write through it too instead of their
+# (continental/logfilters.py); Django's own loggers write through it too instead of their
 # default handlers.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"mask_tokens": {"()": "scorepad.logfilters.MaskTokens"}},
+    "filters": {"mask_tokens": {"()": "continental.logfilters.MaskTokens"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["mask_tokens"]},
     },

@@ -19,8 +19,9 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from scorepad.models import RateCounter
+
 from .middleware import with_security_headers
-from .models import RateCounter
 
 WINDOW_SECONDS = 60
 PRUNE_CHANCE = 0.01  # a new window of a client sometimes deletes the counters of old windows

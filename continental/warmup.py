@@ -15,8 +15,7 @@ from django.utils import translation
 
 from rules.engine.variants import VARIANT_IDS
 from rules.pages import INDEX, KINDS, get_page
-
-from .board import PARTS, TEMPLATE
+from scorepad.board import PARTS, TEMPLATE
 
 
 def template_names() -> list[str]:
