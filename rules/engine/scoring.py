@@ -145,9 +145,9 @@ def classic_payment(
         rows.append(PaymentRow("no_wild", CLASSIC_PAYMENTS["no_wild"]))
     else:
         if wild_twos:
-            rows.append(PaymentRow("wild_twos", CLASSIC_PAYMENTS["wild_two"] * wild_twos))
+            rows.append(PaymentRow("wild_twos", CLASSIC_PAYMENTS["wild_twos"] * wild_twos))
         if jokers:
-            rows.append(PaymentRow("jokers", CLASSIC_PAYMENTS["joker"] * jokers))
+            rows.append(PaymentRow("jokers", CLASSIC_PAYMENTS["jokers"] * jokers))
     if first_turn is not None:
         key = f"first_turn_{first_turn}"
         rows.append(PaymentRow(key, CLASSIC_PAYMENTS[key]))
