@@ -203,6 +203,16 @@ class SeatList:
     def values(self) -> list[str]:
         return [e.value for e in self.entries]
 
+    def seat(self, game: Game) -> list[Seat]:
+        """Seat these players at a new game, in order, creating the new names as players."""
+        seats = []
+        for position, entry in enumerate(self.entries):
+            player = self.remembered.get(entry.player_id) if entry.player_id else None
+            if player is None:
+                player = Player.objects.create(name=entry.name)
+            seats.append(Seat.objects.create(game=game, player=player, position=position))
+        return seats
+
     def unseated(self) -> list[Player]:
         taken = {e.player_id for e in self.entries}
         return [p for p in self.remembered.values() if p.pk not in taken]
