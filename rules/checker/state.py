@@ -217,20 +217,29 @@ def read_state(query, lang: str) -> CheckState:
         _read_schedule(state, _text(query, "schedule", MAX_SCHEDULE_TEXT))
         _read_deal(state, _text(query, "deal"))
     else:
-        first_turn = _text(query, "first_turn")
-        if first_turn in ("drawn", "undrawn"):
-            state.first_turn = first_turn
-        elif first_turn not in ("", "none", "null"):
-            state.error(
-                gettext("“%(value)s” is not a first turn; the hand is checked as any turn.")
-                % {"value": first_turn[:20]},
-                "settings",
-            )
+        _read_first_turn(state, _text(query, "first_turn"))
+    _read_hand(state, _text(query, "cards"), lang)
+    _apply_actions(state, query, lang)
+    state.cards = sort_cards(state.cards)
+    return state
 
-    # The hand in the link: canonical tokens (local letters are read too); bad ones named.
+
+def _read_first_turn(state: CheckState, text: str) -> None:
+    if text in ("drawn", "undrawn"):
+        state.first_turn = text
+    elif text not in ("", "none", "null"):
+        state.error(
+            gettext("“%(value)s” is not a first turn; the hand is checked as any turn.")
+            % {"value": text[:20]},
+            "settings",
+        )
+
+
+def _read_hand(state: CheckState, text: str, lang: str) -> None:
+    """The hand in the link: canonical tokens (local letters are read too); bad ones named."""
     bad: list[str] = []
     refused: set[Card] = set()
-    for token in tokens(_text(query, "cards")):
+    for token in tokens(text):
         try:
             card = _parse_token(token, lang)
         except CardError:
@@ -251,7 +260,9 @@ def read_state(query, lang: str) -> CheckState:
             % {"token": token[:30]}
         )
 
-    # The page's actions, in the order the form sends them.
+
+def _apply_actions(state: CheckState, query, lang: str) -> None:
+    """The page's actions, in the order the form sends them: clear, remove, type, add."""
     if query.get("clear"):
         state.cards = []
     for token in _values(query, "remove"):
@@ -278,5 +289,3 @@ def read_state(query, lang: str) -> CheckState:
             state.error(_bad_card_text(token))
             continue
         _add(state, [card], lang, "hand")
-    state.cards = sort_cards(state.cards)
-    return state
