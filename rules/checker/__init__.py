@@ -34,6 +34,12 @@ non-canonical spelling is redirected to the canonical URL (variant, deal, schedu
 that differ from the defaults, first_turn, cards); an htmx request gets the updated fragments
 and the canonical URL in ``HX-Replace-Url``. What cannot be read is named on the page (status
 200), never a 500.
+
+The package, one job per module: ``state`` reads the query into a :class:`CheckState` (with
+its notices), ``links`` writes canonical URLs (:func:`checker_url`, :func:`query_pairs`),
+``presenter`` turns a state and the engine's answer into the template's context, ``views``
+serves the page and its htmx fragments. The markup is all in ``templates/rules/check.html``
+and the card face partial ``templates/cards/face.html``.
 """
 
 from .links import checker_url, query_pairs, state_pairs
