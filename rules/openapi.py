@@ -23,6 +23,7 @@ from rules.engine.variants import (
     VARIANT_IDS,
     VARIANTS,
 )
+from rules.pages.words import option_words
 
 CONTRACT_IDS = [vid for vid in VARIANT_IDS if VARIANTS[vid].is_contract]
 
@@ -122,7 +123,7 @@ def _option_schema(spec) -> dict[str, Any]:
                 {"type": "string", "pattern": f"^ *(?:{choices}) *$"},
             ]
         }
-    return {**value, "default": spec.default, "description": spec.help}
+    return {**value, "default": spec.default, "description": option_words(spec.name, "en")[1]}
 
 
 def _options_schema(variant_ids) -> dict[str, Any]:

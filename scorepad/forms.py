@@ -27,41 +27,14 @@ from rules.engine.variants import (
     VARIANT_IDS,
     VARIANTS,
     OptionError,
-    OptionSpec,
     build_schedule,
     get_variant,
 )
 from rules.facts import NAMES
 from rules.i18n import engine_message
+from rules.pages.words import on_off, option_words, payment_label
 
 from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
-
-OPTION_TEXT = {
-    "twos_wild": (
-        _("Twos are wild"),
-        _("Every 2 is a wild card as well as the jokers; off: jokers only."),
-    ),
-    "no_may_i_last_three": (
-        _("No “May I” in the last three deals"),
-        _("Out-of-turn takes of the discard are not allowed in deals 5 to 7."),
-    ),
-    "opening_minimum": (
-        _("Opening minimum"),
-        _("The points the first melds a player lays must be worth."),
-    ),
-    "ace_low_is_one": (
-        _("Ace low counts 1"),
-        _("An ace in A-2-3 counts 1 point for the opening instead of 11."),
-    ),
-    "handromme_doubles": (
-        _("Handrommé doubles"),
-        _("When someone goes out with Handrommé, the others' penalties count double."),
-    ),
-    "joker_in_each_hand": (
-        _("A joker in each hand"),
-        _("Each player's hand is dealt with one joker in it."),
-    ),
-}
 
 
 def once_token() -> str:
@@ -74,10 +47,6 @@ def slug(variant_id: str) -> str:
 
 def option_field_name(variant_id: str, option: str) -> str:
     return f"opt_{slug(variant_id)}_{option}"
-
-
-def option_text(spec: OptionSpec) -> tuple[str, str]:
-    return OPTION_TEXT.get(spec.name, (spec.label, spec.help))
 
 
 def clean_name(raw: str) -> str:
@@ -234,6 +203,16 @@ class SeatList:
     def values(self) -> list[str]:
         return [e.value for e in self.entries]
 
+    def seat(self, game: Game) -> list[Seat]:
+        """Seat these players at a new game, in order, creating the new names as players."""
+        seats = []
+        for position, entry in enumerate(self.entries):
+            player = self.remembered.get(entry.player_id) if entry.player_id else None
+            if player is None:
+                player = Player.objects.create(name=entry.name)
+            seats.append(Seat.objects.create(game=game, player=player, position=position))
+        return seats
+
     def unseated(self) -> list[Player]:
         taken = {e.player_id for e in self.entries}
         return [p for p in self.remembered.values() if p.pk not in taken]
@@ -296,11 +275,11 @@ class NewGameForm(forms.Form):
         for variant_id in VARIANT_IDS:
             group = []
             for spec in get_variant(variant_id).options:
-                label, help_text = option_text(spec)
+                label, help_text = option_words(spec.name, get_language())
                 name = option_field_name(variant_id, spec.name)
                 if spec.is_bool:
                     field = forms.BooleanField(label=label, required=False, initial=spec.default)
-                    default = _("on") if spec.default else _("off")
+                    default = on_off(spec.default, get_language())
                 else:
                     field = forms.TypedChoiceField(
                         label=label,
@@ -444,7 +423,7 @@ class ClassicDealForm(DealForm):
         initial="",
         required=False,
     )
-    one_suit = forms.BooleanField(label=_("All 15 laid cards of one suit"), required=False)
+    one_suit = forms.BooleanField(required=False)  # labelled as its payment row
     hand = forms.CharField(
         label=_("The winner's hand"),
         required=False,
@@ -462,6 +441,7 @@ class ClassicDealForm(DealForm):
         n = len(self.seats)
         self.decks, self.jokers_in_play = self.game.decks(1, n)
         self.twos_wild = bool(self.game.options.get("twos_wild", True))
+        self.fields["one_suit"].label = payment_label("one_suit", get_language())
         self.fields["went_out"].choices = [(str(s.position), s.player.name) for s in self.seats] + [
             (WENT_OUT_ABANDONED, _("Nobody: abandoned deal, no score"))
         ]

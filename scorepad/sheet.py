@@ -11,22 +11,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext_lazy as _
 
 from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
 from rules.engine.variants import CLASSIC, DealSpec
 
 from .models import Deal, Game, Seat
-
-PAYMENT_ROW_LABELS = {
-    "going_out": _("Going out"),
-    "wild_twos": _("2s used as wild cards"),
-    "jokers": _("Jokers"),
-    "no_wild": _("No wild card"),
-    "first_turn_drawn": _("Out on the first turn, after drawing"),
-    "first_turn_undrawn": _("Out on the first turn, without drawing"),
-    "one_suit": _("All one suit"),
-}
 
 
 def load_game(queryset) -> Game | None:

@@ -11,12 +11,11 @@ import io
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from django import forms
 from django.db import transaction
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
-from rules.engine.variants import CLASSIC, OptionError, build_schedule, get_variant
+from rules.engine.variants import CLASSIC, VARIANTS, OptionError
 from rules.i18n import engine_message
 
 from .forms import (
@@ -24,11 +23,13 @@ from .forms import (
     WENT_OUT_ABANDONED,
     WENT_OUT_NOBODY,
     NewGameForm,
+    SeatList,
     clean_name,
     deal_form_class,
     has_unstorable_text,
+    option_field_name,
 )
-from .models import NAME_MAX, Actor, Deal, DealScore, Game, GameEvent, Player, Seat
+from .models import Actor, Deal, DealScore, Game, GameEvent, Player, Seat
 from .sheet import Sheet
 from .templatetags.scorepad import contract as contract_words
 
@@ -149,32 +150,81 @@ def form_data(initial: dict[str, Any]) -> dict[str, str]:
 CENT = Decimal("0.01")
 
 
-def _money_per_point(value: Any) -> Decimal | None:
-    """The money per point of a file, rounded to cents, then checked by the very field of
-    the new-game form (at least 0.01, at most 9 digits): what the UI refuses, an import
-    refuses too."""
+def _money_text(value: Any) -> str:
+    """The money per point of a file, rounded to cents, as the new-game form's field takes it
+    (which then bounds it: at least 0.01, at most 9 digits)."""
     if value in (None, ""):
-        return None
+        return ""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise ImportProblem(_("The money per point is not a number."))
     try:
         amount = Decimal(str(value))
         if not amount.is_finite():
             raise ImportProblem(_("The money per point is not a number."))
-        rounded = amount.quantize(CENT, rounding=ROUND_HALF_UP)
+        return str(amount.quantize(CENT, rounding=ROUND_HALF_UP))
     except (InvalidOperation, ValueError):  # not a number, or too many digits to round
         raise ImportProblem(_("The money per point is not a number.")) from None
-    try:
-        return NewGameForm.base_fields["value_per_point"].clean(str(rounded))
-    except forms.ValidationError:
-        raise ImportProblem(
-            _("The money per point must be an amount from 0.01 to 9999999.99.")
-        ) from None
+
+
+def _whole(value: Any) -> str:
+    """A whole number of the file as a form field reads it; anything else the field refuses."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
+
+
+def _schedule_text(rows: Any) -> str:
+    """A file's deal schedule as the new-game form's text field takes it, a deal per line."""
+    lines = []
+    for row in rows if isinstance(rows, list) else [None]:
+        row = row if isinstance(row, dict) else {}
+        keys = (("cards", None), ("sets", None), ("runs", None), ("set_min", 3), ("run_min", 4))
+        lines.append(" ".join(_whole(row.get(key, default)) for key, default in keys))
+    return "\n".join(lines)
 
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
         raise ImportProblem(message)
+
+
+def _seats(names: Any, remembered: dict[int, Player]) -> SeatList:
+    """The players of a file, seated as the new-game page seats typed names (a remembered
+    player is found by name; a name too long or given twice is refused with its message)."""
+    _require(isinstance(names, list), _("The export has no list of players."))
+    seats = SeatList([], remembered)
+    for name in names:
+        if not isinstance(name, str) or not clean_name(name):
+            raise ImportProblem(_("Every player needs a name of 1 to 40 characters."))
+        if not seats.add_name(name):
+            raise ImportProblem(seats.error)
+    return seats
+
+
+def _new_game_form(document: dict, seats: SeatList) -> NewGameForm:
+    """The game of a file (its variant, house rules, schedule, first dealer, money per point)
+    checked by the very form that starts a game at the table."""
+    variant_id = document.get("variant")
+    data: dict[str, Any] = {
+        "variant": variant_id if isinstance(variant_id, str) else "",
+        "first_dealer": _whole(document.get("first_dealer", 0)),
+    }
+    variant = VARIANTS.get(data["variant"])
+    if variant is not None:
+        try:  # the file's values are JSON: the engine tells a true from a "true"
+            options = variant.resolve_options(document.get("options") or {})
+        except OptionError as exc:
+            raise ImportProblem(engine_message(exc)) from None
+        for spec in variant.options:
+            data[option_field_name(variant.id, spec.name)] = options[spec.name]
+        if variant.is_contract and document.get("schedule"):
+            data["schedule"] = _schedule_text(document["schedule"])
+        if variant.id == CLASSIC:
+            data["value_per_point"] = _money_text(document.get("value_per_point"))
+    form = NewGameForm(form_data(data), seats=seats)
+    if form.is_valid():
+        return form
+    if "value_per_point" in form.errors:
+        raise ImportProblem(_("The money per point must be an amount from 0.01 to 9999999.99."))
+    raise ImportProblem(" ".join(str(e) for errors in form.errors.values() for e in errors))
 
 
 def import_game(
@@ -199,37 +249,9 @@ def import_game(
         _("This export comes from a newer version of the app."),
     )
     _require(not has_unstorable_text(document), str(UNSTORABLE_MESSAGE))
-    try:
-        variant = get_variant(document.get("variant"))
-        options = variant.resolve_options(document.get("options") or {})
-        schedule = None
-        if variant.is_contract:
-            rows = document.get("schedule") or [s.as_dict() for s in variant.schedule]
-            schedule = [s.as_dict() for s in build_schedule(rows)]
-    except OptionError as exc:
-        raise ImportProblem(engine_message(exc)) from None
-    names = document.get("players")
-    _require(isinstance(names, list), _("The export has no list of players."))
-    names = [clean_name(n) if isinstance(n, str) else "" for n in names]
-    _require(
-        all(0 < len(n) <= NAME_MAX for n in names),
-        _("Every player needs a name of 1 to 40 characters."),
-    )
-    _require(len({n.casefold() for n in names}) == len(names), _("A player is listed twice."))
-    n = len(names)
-    _require(
-        variant.min_players <= n <= variant.max_players,
-        _("This game is for %(low)d to %(high)d players, not %(n)d.")
-        % {"low": variant.min_players, "high": variant.max_players, "n": n},
-    )
-    first_dealer = document.get("first_dealer", 0)
-    _require(
-        isinstance(first_dealer, int) and 0 <= first_dealer < n,
-        _("The first dealer is not a player."),
-    )
-    value_per_point = (
-        _money_per_point(document.get("value_per_point")) if variant.id == CLASSIC else None
-    )
+    seats = _seats(document.get("players"), remembered)
+    game_data = _new_game_form(document, seats).cleaned_data
+    schedule = game_data["schedule_rows"]
     deals = document.get("deals") or []
     _require(isinstance(deals, list), _("The deals of the export are not a list."))
     _require(max_deals is None or len(deals) <= max_deals, _("The export has too many deals."))
@@ -238,34 +260,14 @@ def import_game(
 
     with transaction.atomic():
         game = Game.objects.create(
-            variant_id=variant.id,
-            options=options,
+            variant_id=game_data["variant"],
+            options=game_data["options"],
             schedule=schedule,
-            first_dealer=first_dealer,
-            value_per_point=value_per_point,
+            first_dealer=int(game_data["first_dealer"]),
+            value_per_point=game_data.get("value_per_point"),
             **(fields or {}),
         )
-        by_name = {p.name.casefold(): p for p in remembered.values()}
-        seats = []
-        for position, name in enumerate(names):
-            player = by_name.get(name.casefold()) or Player.objects.create(name=name)
-            seats.append(Seat.objects.create(game=game, player=player, position=position))
-        form_class = deal_form_class(game)
-        for number, item in enumerate(deals, start=1):
-            _require(isinstance(item, dict), _("Deal %(n)d is not readable.") % {"n": number})
-            try:
-                result = _deal_result(game, seats, form_class, number, item)
-            except (AttributeError, KeyError, TypeError, ValueError) as exc:
-                if isinstance(exc, ImportProblem):
-                    raise
-                raise ImportProblem(_("Deal %(n)d is not readable.") % {"n": number}) from None
-            deal = Deal(game=game, number=number)
-            deal.set_result(result)
-            deal.save()
-            DealScore.objects.bulk_create(
-                DealScore(deal=deal, seat=seats[pos], points=points)
-                for pos, points in sorted(result.scores.items())
-            )
+        _record_deals(game, seats.seat(game), deals)
         game.recompute_totals()
         finished = document.get("status") == Game.Status.FINISHED or game.is_complete(len(deals))
         if finished:
@@ -274,6 +276,26 @@ def import_game(
             game=game, kind="imported", actor=actor.role, device=actor.device, details={}
         )
     return game
+
+
+def _record_deals(game: Game, seats: list[Seat], deals: list) -> None:
+    """Every deal of the file through the game's deal form, as if typed at the table."""
+    form_class = deal_form_class(game)
+    for number, item in enumerate(deals, start=1):
+        _require(isinstance(item, dict), _("Deal %(n)d is not readable.") % {"n": number})
+        try:
+            result = _deal_result(game, seats, form_class, number, item)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, ImportProblem):
+                raise
+            raise ImportProblem(_("Deal %(n)d is not readable.") % {"n": number}) from None
+        deal = Deal(game=game, number=number)
+        deal.set_result(result)
+        deal.save()
+        DealScore.objects.bulk_create(
+            DealScore(deal=deal, seat=seats[pos], points=points)
+            for pos, points in sorted(result.scores.items())
+        )
 
 
 def _deal_result(game, seats, form_class, number, item):

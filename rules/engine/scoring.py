@@ -145,9 +145,9 @@ def classic_payment(
         rows.append(PaymentRow("no_wild", CLASSIC_PAYMENTS["no_wild"]))
     else:
         if wild_twos:
-            rows.append(PaymentRow("wild_twos", CLASSIC_PAYMENTS["wild_two"] * wild_twos))
+            rows.append(PaymentRow("wild_twos", CLASSIC_PAYMENTS["wild_twos"] * wild_twos))
         if jokers:
-            rows.append(PaymentRow("jokers", CLASSIC_PAYMENTS["joker"] * jokers))
+            rows.append(PaymentRow("jokers", CLASSIC_PAYMENTS["jokers"] * jokers))
     if first_turn is not None:
         key = f"first_turn_{first_turn}"
         rows.append(PaymentRow(key, CLASSIC_PAYMENTS[key]))
@@ -364,6 +364,38 @@ def penalty_deal(
             gettext_noop("the classic game is scored with payments, not penalty points")
         )
     opts = variant.resolve_options(options)
+    players = _check_penalty_deal(variant, players, went_out, left, handromme)
+    limits = _HandLimits.of(variant, len(players))
+    all_cards: list[Card] = []
+    scores: dict[K, int] = {}
+    for player in players:
+        if player not in left:
+            if player != went_out:
+                raise ScoreError(
+                    gettext_noop("no points or cards given for %(player)s"), player=player
+                )
+            points = 0
+        else:
+            points = _hand_points(variant, player, left[player], limits, all_cards)
+        if player == went_out and points:
+            raise ScoreError(
+                gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
+                player=player,
+            )
+        scores[player] = points
+    try:
+        check_copies(all_cards, limits.decks, limits.jokers)
+    except CardError as exc:
+        raise ScoreError(gettext_noop("the hands together: %(error)s"), error=exc) from None
+    if handromme and opts.get("handromme_doubles"):
+        scores = {p: s if p == went_out else 2 * s for p, s in scores.items()}
+    return scores
+
+
+def _check_penalty_deal(
+    variant: Variant, players: Sequence[K], went_out: K | None, left: object, handromme: bool
+) -> list[K]:
+    """The players of a penalty deal, once the deal's arguments are known to fit together."""
     players = _check_players(players)
     n = len(players)
     if not variant.min_players <= n <= variant.max_players:
@@ -390,89 +422,81 @@ def penalty_deal(
     for key in left:
         if key not in players:
             raise ScoreError(gettext_noop("%(player)s is not one of the players"), player=key)
+    return players
 
-    cap = max_hand_penalty(variant, n)
-    decks, jokers = variant.decks(n, deal=len(variant.schedule or ()) + 1)
-    held = max_cards_held(variant)
-    all_cards: list[Card] = []
-    scores: dict[K, int] = {}
-    for player in players:
-        if player not in left:
-            if player == went_out:
-                scores[player] = 0
-                continue
-            raise ScoreError(gettext_noop("no points or cards given for %(player)s"), player=player)
-        value = left[player]
-        if _is_int(value):
-            points = value
-            if points < 0:
-                raise ScoreError(
-                    gettext_noop("%(player)s: penalty points cannot be negative"), player=player
-                )
-            if variant.is_contract and points % 5:
-                raise ScoreError(
-                    gettext_noop(
-                        "%(player)s: %(points)s is not a multiple of 5; every card is worth "
-                        "5, 10, 20 or 50"
-                    ),
-                    player=player,
-                    points=points,
-                )
-            if points > cap:
-                raise ScoreError(
-                    gettext_noop(
-                        "%(player)s: %(points)s points is more than a hand can be worth (%(cap)s)"
-                    ),
-                    player=player,
-                    points=points,
-                    cap=cap,
-                )
-        elif isinstance(value, Sequence) and not isinstance(value, str | bytes):
-            cards = list(value)
-            if any(not isinstance(c, Card) for c in cards):
-                raise ScoreError(
-                    gettext_noop("%(player)s: give points or a list of cards"), player=player
-                )
-            if len(cards) > held:
-                raise ScoreError(
-                    gettext_noop(
-                        "%(player)s: %(count)s cards, more than a player can hold (%(held)s)"
-                    ),
-                    player=player,
-                    count=len(cards),
-                    held=held,
-                )
-            try:
-                check_copies(cards, decks, jokers)
-            except CardError as exc:
-                raise ScoreError(
-                    gettext_noop("%(player)s: %(error)s"), player=player, error=exc
-                ) from None
-            all_cards.extend(cards)
-            points = hand_penalty(cards, variant)
-        else:
-            raise ScoreError(
-                gettext_noop(
-                    "%(player)s: give the penalty as a whole number of points or a list of cards"
-                ),
-                player=player,
-            )
-        if player == went_out:
-            if points:
-                raise ScoreError(
-                    gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
-                    player=player,
-                )
-            scores[player] = 0
-            continue
-        scores[player] = points
+
+@dataclass(frozen=True, slots=True)
+class _HandLimits:
+    """What one hand left at the end of a deal can be: its points at most, its cards at most,
+    and the decks and jokers its cards come from."""
+
+    cap: int
+    held: int
+    decks: int
+    jokers: int
+
+    @classmethod
+    def of(cls, variant: Variant, players: int) -> _HandLimits:
+        decks, jokers = variant.decks(players, deal=len(variant.schedule or ()) + 1)
+        return cls(max_hand_penalty(variant, players), max_cards_held(variant), decks, jokers)
+
+
+def _hand_points(
+    variant: Variant, player: object, value: object, limits: _HandLimits, all_cards: list[Card]
+) -> int:
+    """The penalty of one hand given as points or as cards (the cards join ``all_cards``)."""
+    if _is_int(value):
+        return _checked_points(variant, player, value, limits.cap)
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        cards = _checked_cards(player, list(value), limits)
+        all_cards.extend(cards)
+        return hand_penalty(cards, variant)
+    raise ScoreError(
+        gettext_noop("%(player)s: give the penalty as a whole number of points or a list of cards"),
+        player=player,
+    )
+
+
+def _checked_points(variant: Variant, player: object, points: int, cap: int) -> int:
+    if points < 0:
+        raise ScoreError(
+            gettext_noop("%(player)s: penalty points cannot be negative"), player=player
+        )
+    if variant.is_contract and points % 5:
+        raise ScoreError(
+            gettext_noop(
+                "%(player)s: %(points)s is not a multiple of 5; every card is worth 5, 10, 20 or 50"
+            ),
+            player=player,
+            points=points,
+        )
+    if points > cap:
+        raise ScoreError(
+            gettext_noop(
+                "%(player)s: %(points)s points is more than a hand can be worth (%(cap)s)"
+            ),
+            player=player,
+            points=points,
+            cap=cap,
+        )
+    return points
+
+
+def _checked_cards(player: object, cards: list, limits: _HandLimits) -> list[Card]:
+    if any(not isinstance(c, Card) for c in cards):
+        raise ScoreError(gettext_noop("%(player)s: give points or a list of cards"), player=player)
+    if len(cards) > limits.held:
+        raise ScoreError(
+            gettext_noop("%(player)s: %(count)s cards, more than a player can hold (%(held)s)"),
+            player=player,
+            count=len(cards),
+            held=limits.held,
+        )
     try:
-        check_copies(all_cards, decks, jokers)
+        check_copies(cards, limits.decks, limits.jokers)
     except CardError as exc:
-        raise ScoreError(gettext_noop("the hands together: %(error)s"), error=exc) from None
-    if handromme and opts.get("handromme_doubles"):
-        scores = {p: s if p == went_out else 2 * s for p, s in scores.items()}
-    return scores
+        raise ScoreError(gettext_noop("%(player)s: %(error)s"), player=player, error=exc) from None
+    return cards
 
 
 # --- totals and standings ----------------------------------------------------------------------

@@ -57,8 +57,7 @@ class OptionSpec:
     name: str
     default: Any
     choices: tuple[Any, ...]  # allowed values; (False, True) for a switch
-    label: str
-    help: str
+    # Its label and help are words of the game: rules/content/words/<lang>.toml [option.<name>]
 
     @property
     def is_bool(self) -> bool:
@@ -275,14 +274,14 @@ class Variant:
         return worst * cards_held
 
 
-def _bool(name: str, default: bool, label: str, help: str) -> OptionSpec:
-    return OptionSpec(name, default, (False, True), label, help)
+def _bool(name: str, default: bool) -> OptionSpec:
+    return OptionSpec(name, default, (False, True))
 
 
 CLASSIC_PAYMENTS = {
     "going_out": 1,
-    "wild_two": 1,
-    "joker": 2,
+    "wild_twos": 1,
+    "jokers": 2,
     "no_wild": 10,
     "first_turn_drawn": 7,
     "first_turn_undrawn": 10,
@@ -297,14 +296,7 @@ VARIANTS: dict[str, Variant] = {
         max_players=12,
         scoring="payment",
         direction=LEFT,
-        options=(
-            _bool(
-                "twos_wild",
-                True,
-                "Twos are wild",
-                "Every 2 is a wild card as well as the jokers; off: jokers only.",
-            ),
-        ),
+        options=(_bool("twos_wild", True),),
         run_min=3,
         run_max=5,
         run_wraps=False,
@@ -323,14 +315,7 @@ VARIANTS: dict[str, Variant] = {
         max_players=5,
         scoring="penalty",
         direction=LEFT,
-        options=(
-            _bool(
-                "no_may_i_last_three",
-                False,
-                "No “May I” in the last three deals",
-                "Out-of-turn takes of the discard are not allowed in deals 5 to 7.",
-            ),
-        ),
+        options=(_bool("no_may_i_last_three", False),),
         run_min=4,
         run_max=13,
         run_wraps=False,
@@ -371,27 +356,10 @@ VARIANTS: dict[str, Variant] = {
                 "opening_minimum",
                 51,
                 (30, 40, 51),
-                "Opening minimum",
-                "The points the first melds a player lays must be worth.",
             ),
-            _bool(
-                "ace_low_is_one",
-                False,
-                "Ace low counts 1",
-                "An ace in A-2-3 counts 1 point for the opening instead of 11.",
-            ),
-            _bool(
-                "handromme_doubles",
-                False,
-                "Handrommé doubles",
-                "When someone goes out with Handrommé, the others' penalties count double.",
-            ),
-            _bool(
-                "joker_in_each_hand",
-                True,
-                "A joker in each hand",
-                "Each player's hand is dealt with one joker in it.",
-            ),
+            _bool("ace_low_is_one", False),
+            _bool("handromme_doubles", False),
+            _bool("joker_in_each_hand", True),
         ),
         run_min=3,
         run_max=13,

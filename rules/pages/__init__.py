@@ -36,7 +36,7 @@ from markdown.extensions.toc import slugify_unicode
 from rules.engine.variants import VARIANT_IDS, OptionError, Variant, get_variant
 
 from .markup import SLOT_OPTIONS, ContentError, Example, PlaceholderExtension, RenderContext
-from .words import CONTENT_DIR, DEFAULT_LANG, words
+from .words import CONTENT_DIR, DEFAULT_LANG, on_off, option_words, words
 
 RULES = "rules"
 SUMMARY = "summary"
@@ -276,21 +276,18 @@ def rules_url(variant_id: str, options: dict[str, Any] | None = None, summary: b
 
 
 def _show(value: Any, lang: str) -> str:
-    if isinstance(value, bool):
-        return words(lang)["options"]["on" if value else "off"]
-    return str(value)
+    return on_off(value, lang) if isinstance(value, bool) else str(value)
 
 
 def house_rule_rows(variant: Variant, lang: str, game: GameOptions) -> list[dict[str, Any]]:
     """One row per house-rule option: its words, default and (when given) the game's value."""
-    texts = words(lang).get("option", {})
     rows = []
     for spec in variant.options:
-        text = texts.get(spec.name, {})
+        label, help_text = option_words(spec.name, lang)
         row: dict[str, Any] = {
             "name": spec.name,
-            "label": text.get("label", spec.label),
-            "help": text.get("help", spec.help),
+            "label": label,
+            "help": help_text,
             "default": _show(spec.default, lang),
             "given": False,
         }

@@ -66,7 +66,8 @@ from rules.engine.scoring import (
 )
 from rules.engine.variants import CLASSIC_PAYMENTS, ROMME, VARIANT_IDS, Variant, get_variant
 
-from .words import card_name, card_text, is_red, rank_text, suit_symbol, words
+from .faces import face
+from .words import contract_text, payment_label, rank_text, words
 
 MINUS = "\u2212"
 SLOT_OPTIONS = '<div class="rules-slot" data-slot="options"></div>'
@@ -182,31 +183,9 @@ def parse_groups(args: str) -> list[list[Drawn]]:
 
 
 def card_face(d: Drawn, lang: str) -> etree.Element:
-    """One card face: rank over suit, red suits red, a joker marked; labelled for readers."""
-    c = d.card
-    classes = ["pc"]
-    if c.is_joker:
-        classes.append("joker")
-    elif is_red(c):
-        classes.append("red")
-    if d.stands_for is not None:
-        classes.append("wild")
-    label = card_name(c, lang)
-    if d.stands_for is not None:
-        label = words(lang)["cards"]["stands_for"].format(
-            card=label, **{"as": card_name(d.stands_for, lang)}
-        )
-    face = _el("span", cls=" ".join(classes), role="img", aria_label=label)
-    if c.is_joker:
-        _sub(face, "span", words(lang)["cards"]["joker_face"], "pc-rank")
-        _sub(face, "span", "★", "pc-suit")
-    else:
-        _sub(face, "span", rank_text(c, lang), "pc-rank")
-        _sub(face, "span", suit_symbol(c), "pc-suit")
-    if d.stands_for is not None:
-        cls = "pc-as red" if is_red(d.stands_for) else "pc-as"
-        _sub(face, "span", card_text(d.stands_for, lang), cls)
-    return face
+    """One card face, as every page draws it: the partial ``cards/face.html#face`` rendered
+    (``rules.pages.faces``) and parsed into the Markdown tree."""
+    return etree.fromstring(face(d.card, lang, d.stands_for)["html"])
 
 
 def cards_element(groups: list[list[Drawn]], lang: str, cls: str = "pcs") -> etree.Element:
@@ -456,21 +435,12 @@ def _decks_table(ctx: RenderContext) -> etree.Element:
     return _table(head, rows, "rules-table decks")
 
 
-def contract_text(sets: int, runs: int, lang: str) -> str:
-    w = words(lang)["tables"]
-    parts = [p for p in (w["sets"][sets] if sets else "", w["runs"][runs] if runs else "") if p]
-    return w["and"].join(parts)
-
-
 def _schedule_table(ctx: RenderContext) -> etree.Element:
     v = ctx.need_variant("table: schedule")
     if not v.schedule:
         raise ContentError(f"{v.id} has no deal schedule")
     w = ctx.words["tables"]
-    rows = [
-        [s.number, contract_text(s.sets, s.runs, ctx.lang), s.minimum_cards, s.cards]
-        for s in v.schedule
-    ]
+    rows = [[s.number, contract_text(s, ctx.lang), s.minimum_cards, s.cards] for s in v.schedule]
     return _table(
         [w["deal"], w["contract"], w["minimum"], w["dealt"]], rows, "rules-table schedule"
     )
@@ -506,7 +476,12 @@ def _penalties_table(ctx: RenderContext) -> etree.Element:
 
 def _payments_table(ctx: RenderContext) -> etree.Element:
     w = ctx.words
-    rows = [[w["payments"][key], points] for key, points in CLASSIC_PAYMENTS.items()]
+    rows = []
+    for key, points in CLASSIC_PAYMENTS.items():
+        label = payment_label(key, ctx.lang)
+        if key == "no_wild":
+            label += f" ({w['payments']['no_wild_note']})"
+        rows.append([label, points])
     return _table([w["tables"]["what"], w["tables"]["points"]], rows, "rules-table payments")
 
 

@@ -1,7 +1,19 @@
-"""The words of the rules pages per language, from ``rules/content/words/<lang>.toml``.
+"""The vocabulary of the game per language: one source for each word, and where it lives.
 
-Page furniture, table headings, card names, the house-rule options and the glossary. Loaded
-once per process and language.
+``rules/content/words/<lang>.toml`` holds the words *of the game* that the rules pages define
+and every screen reuses: card names (ranks, suits, the joker, "… as …"), the rows of the
+classic payment table, the house-rule options (label and help), the glossary, and the rules
+pages' own furniture and table headings. The checker, the score pad and the rules pages take
+these words from here (``card_name``, ``payment_label``, ``option_words``), never from a table
+of their own, so the page that explains a rule and the screen that applies it say the same.
+
+``locale/<lang>/LC_MESSAGES/django.po`` holds the *interface*: buttons, headings, form labels,
+messages and errors (the engine's too, see ``rules/i18n.py``), and every text that counts
+something, since only gettext knows each language's plural forms. The contract of a deal
+("1 set and 2 runs") is such a text: ``contract_text`` is its one writer, used by the checker,
+the score pad and the rules pages' schedule table. No word is in both places.
+
+TOML files are loaded once per process and language.
 """
 
 from __future__ import annotations
@@ -11,7 +23,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
 from rules.engine.cards import RED_SUITS, SUIT_SYMBOLS, Card, local_code
+from rules.engine.variants import DealSpec
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_LANG = "en"
@@ -51,3 +67,47 @@ def suit_symbol(c: Card) -> str:
 
 def is_red(c: Card) -> bool:
     return c.suit in RED_SUITS
+
+
+def payment_label(row: str, lang: str, twos_wild: bool = True) -> str:
+    """The label of a classic payment row (``payment_rows[].row``: ``going_out``,
+    ``wild_twos``, ``jokers``, ``no_wild``, ``first_turn_drawn``, ``first_turn_undrawn``,
+    ``one_suit``). In the jokers-only game (``twos_wild`` False) ``no_wild`` means no joker."""
+    w = words(lang)["payments"]
+    if row == "no_wild" and not twos_wild:
+        return w["no_joker"]
+    return w.get(row, row)
+
+
+def option_words(name: str, lang: str) -> tuple[str, str]:
+    """(label, help) of a house-rule option in this language (English when missing)."""
+    text = words(lang).get("option", {}).get(name) or words(DEFAULT_LANG)["option"][name]
+    return text["label"], text["help"]
+
+
+def on_off(value: bool, lang: str) -> str:
+    """How a house-rule switch is shown: "on" or "off" in this language."""
+    return words(lang)["options"]["on" if value else "off"]
+
+
+def contract_text(spec: DealSpec, lang: str | None = None) -> str:
+    """The contract of a deal: "2 sets", "1 set and 2 runs (runs of 5+)"; a meld size is named
+    only when it differs from the usual (sets of 3, runs of 4). In the active language, or in
+    ``lang`` when given (the rules pages render outside a request)."""
+    if lang is not None:
+        with translation.override(lang):
+            return contract_text(spec)
+    sets = ngettext("%(n)s set", "%(n)s sets", spec.sets) % {"n": spec.sets}
+    runs = ngettext("%(n)s run", "%(n)s runs", spec.runs) % {"n": spec.runs}
+    if spec.sets and spec.runs:
+        text = gettext("%(sets)s and %(runs)s") % {"sets": sets, "runs": runs}
+    else:
+        text = sets if spec.sets else runs
+    sizes = []
+    if spec.sets and spec.set_min != 3:
+        sizes.append(gettext("sets of %(n)s+") % {"n": spec.set_min})
+    if spec.runs and spec.run_min != 4:
+        sizes.append(gettext("runs of %(n)s+") % {"n": spec.run_min})
+    if sizes:
+        text += " (" + ", ".join(sizes) + ")"
+    return text

@@ -6,12 +6,11 @@ import json
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from rules.engine.variants import DealSpec
-
-from ..sheet import PAYMENT_ROW_LABELS
+from rules.pages.words import contract_text, payment_label
 
 register = template.Library()
 
@@ -41,22 +40,13 @@ def signed_one(value) -> str:
 
 @register.filter
 def contract(spec: DealSpec | None) -> str:
-    if spec is None:
-        return ""
-    parts = []
-    if spec.sets:
-        parts.append(ngettext("%(n)d set", "%(n)d sets", spec.sets) % {"n": spec.sets})
-    if spec.runs:
-        parts.append(ngettext("%(n)d run", "%(n)d runs", spec.runs) % {"n": spec.runs})
-    text = _(" and ").join(parts)
-    if spec.sets and spec.set_min != 3 or spec.runs and spec.run_min != 4:
-        text += " " + _("(sets of %(s)d+, runs of %(r)d+)") % {"s": spec.set_min, "r": spec.run_min}
-    return text
+    return contract_text(spec) if spec is not None else ""
 
 
 @register.filter
-def payment_row(name: str) -> str:
-    return str(PAYMENT_ROW_LABELS.get(name, name))
+def payment_row(name: str, twos_wild: bool = True) -> str:
+    """A classic payment row's label (``{{ row|payment_row:form.twos_wild }}``)."""
+    return payment_label(name, get_language(), twos_wild is not False)
 
 
 @register.filter

@@ -29,7 +29,7 @@ from ..access import (
     seen_tokens,
 )
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
-from ..models import Actor, Game, GameEvent, Player, Seat
+from ..models import Actor, Game, GameEvent, Player
 from ..transfer import ImportProblem, import_game
 from .common import game_url, partial_wanted
 
@@ -165,13 +165,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
             first_dealer=first_dealer,
             value_per_point=data.get("value_per_point"),
         )
-        names = []
-        for position, entry in enumerate(seats.entries):
-            player = seats.remembered.get(entry.player_id) if entry.player_id else None
-            if player is None:
-                player = Player.objects.create(name=entry.name)
-            Seat.objects.create(game=game, player=player, position=position)
-            names.append(player.name)
+        names = [seat.player.name for seat in seats.seat(game)]
         GameEvent.objects.create(
             game=game,
             kind="started",

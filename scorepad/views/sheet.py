@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from rules.engine.cards import local_code, parse_card
+from rules.engine.cards import parse_card
 from rules.facts import NAMES
+from rules.pages.faces import face
 
 from ..access import (
     Access,
@@ -99,7 +100,7 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
         draw = []
         for rnd in event.details.get("draw") or []:
             draw.append(
-                [(names.get(pos, pos), local_code(parse_card(c), lang)) for pos, c in rnd.items()]
+                [(names.get(pos, pos), face(parse_card(c), lang)) for pos, c in rnd.items()]
             )
         events.append(
             {

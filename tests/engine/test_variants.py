@@ -196,8 +196,8 @@ def test_classic_has_no_card_penalties():
 def test_classic_payment_table():
     assert classic.payment_table == {
         "going_out": 1,
-        "wild_two": 1,
-        "joker": 2,
+        "wild_twos": 1,
+        "jokers": 2,
         "no_wild": 10,
         "first_turn_drawn": 7,
         "first_turn_undrawn": 10,

@@ -6,6 +6,7 @@ from collections import Counter
 from urllib.parse import quote
 
 import pytest
+from django.utils import translation
 
 from rules import pages
 from rules.engine.cards import parse_card
@@ -326,11 +327,23 @@ def test_the_decks_table_takes_its_numbers_from_the_engine():
 
 def test_the_contract_table_follows_the_schedule():
     html, _ = render("[[table: schedule]]", "de", "contract-spanish")
-    assert "<td>zwei Folgen und ein Satz</td>" not in html  # sets come first
-    assert (
-        '<th scope="row">6</th>\n<td>ein Satz und zwei Folgen</td>\n<td>11</td>\n<td>11</td>'
-        in html
-    )
+    assert "<td>2 Folgen und 1 Satz</td>" not in html  # sets come first
+    assert '<th scope="row">6</th>\n<td>1 Satz und 2 Folgen</td>\n<td>11</td>\n<td>11</td>' in html
+
+
+def test_the_schedule_table_says_each_contract_as_the_checker_and_the_score_pad_do():
+    """One writer of the contract text: the rules pages' table, the checker's deal line and the
+    score pad's filter give the same words for every deal, in every language."""
+    from rules.pages.words import contract_text
+    from scorepad.templatetags.scorepad import contract
+
+    for lang in ("en", "de", "pl"):
+        html, _ = render("[[table: schedule]]", lang, "contract-nordic")
+        for spec in get_variant("contract-nordic").schedule:
+            with translation.override(lang):
+                text = contract(spec)
+            assert text == contract_text(spec, lang)
+            assert f"<td>{text}</td>" in html
 
 
 @pytest.mark.parametrize(("lang", "variant"), PAGES)

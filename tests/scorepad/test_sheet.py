@@ -92,7 +92,7 @@ def test_a_custom_schedule_shows_its_contracts(client):
     )
     own(client, game)
     body = client.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
-    assert "Deal 1 of 1" in body and "1 set and 2 runs (sets of 3+, runs of 5+)" in body
+    assert "Deal 1 of 1" in body and "1 set and 2 runs (runs of 5+)" in body
     assert "16 each" in body
 
 

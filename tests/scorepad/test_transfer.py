@@ -1,4 +1,5 @@
 import csv
+import html
 import io
 import json
 
@@ -123,7 +124,47 @@ def test_an_export_with_too_few_players_is_refused(client, played):
     document["players"] = ["Solo"]
     document["deals"] = []
     body = client.post(reverse("game-import"), {"text": json.dumps(document)}).content.decode()
-    assert "This game is for 2 to 12 players, not 1." in body
+    # the new-game form's own check, and its words
+    assert "Continental — the 15-card game is for 2 to 12 players; the table has 1." in body
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"first_dealer": 7}, "Choose who deals first, or let the app draw."),
+        ({"first_dealer": "draw"}, "Choose who deals first, or let the app draw."),
+        ({"players": ["Anna", "  Anna "]}, "Anna already has a seat."),
+        ({"players": ["Anna", "B" * 41]}, "A name has at most 40 characters."),
+        ({"variant": "poker"}, "Select a valid choice."),
+        ({"options": {"twos_wild": "yes"}}, "twos_wild"),
+    ],
+)
+def test_an_import_is_checked_by_the_new_game_form(client, played, change, message):
+    """What the new-game page refuses, an import refuses with the same words."""
+    document = json.loads(export(client, played, "json").content)
+    document.update(change)
+    body = html.unescape(
+        client.post(reverse("game-import"), {"text": json.dumps(document)}).content.decode()
+    )
+    assert message in body
+    assert Game.objects.count() == 1
+
+
+def test_an_imported_contract_schedule_goes_through_the_new_game_form(client):
+    game = GameFactory(
+        variant_id="contract-spanish",
+        players=2,
+        schedule=[{"cards": 16, "sets": 1, "runs": 2, "set_min": 3, "run_min": 5}],
+    )
+    document = json.loads(export(client, game, "json").content)
+    response = client.post(reverse("game-import"), {"text": json.dumps(document)})
+    assert response.status_code == 302
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert imported.schedule == game.schedule
+    document["schedule"] = [{"cards": 16, "sets": -1, "runs": 2}]
+    body = client.post(reverse("game-import"), {"text": json.dumps(document)}).content.decode()
+    assert "Deal 1: write the cards dealt, the sets and the runs as numbers" in body
+    assert Game.objects.count() == 2
 
 
 @pytest.mark.parametrize(

@@ -154,45 +154,59 @@ def _bits(mask: int):
 _TRANS: dict[tuple[int, ...], tuple] = {}
 
 
-def _transitions(x: int, o1: int, o2: int, o3: int, o4: int, kpos: int) -> tuple:
-    """The moves at a position holding x natural cards, grouped by the next open groups.
+@lru_cache(maxsize=4096)
+def _moves(x: int, o1: int, o2: int, o3: int, o4: int, kpos: int) -> tuple:
+    """The moves at a position holding x natural cards, one by one in a fixed order: the DP
+    uses them grouped (:func:`_transitions`), the rebuild one at a time.
 
     Each natural card joins a distinct open group or opens a new one; the groups 4 back must
     take one and close; any group that takes one may close there (a group closes at its last
-    natural card). Returns ((next o1..o4), code shifts) pairs; ``kpos`` is 1 or 2 when the
-    wild places at the 2 position are counted at this position (p = 1 or 2), else 0.
+    natural card). A move is (closed per offset c1 c2 c3, new open n1, new closed c0, joins
+    of continuing groups jc, the increments (threes, fours, fives, k)); ``kpos`` is 1 or 2
+    when the wild places at the 2 position are counted at this position (p = 1 or 2), else 0.
+    """
+    out = []
+    if not (o4 <= x <= 5 and o4 <= 1):  # (at most one run of 5: keeps the code fields apart)
+        return ()
+    for c1 in range(o1 + 1):
+        for c2 in range(o2 + 1):
+            for c3 in range(min(o3, 3) + 1):
+                closing = o4 + c1 + c2 + c3
+                if closing > x:
+                    break
+                m1, m2, m3 = o1 - c1, o2 - c2, o3 - c3
+                cont = m1 + m2 + m3
+                avail = x - closing
+                new_min = avail - cont if avail > cont else 0
+                for n1 in range(avail + 1):
+                    if n1 + cont > 5:
+                        break
+                    for c0 in range(max(0, new_min - n1), avail - n1 + 1):
+                        if c0 + c1 + c2 > 5:
+                            break
+                        jc = avail - n1 - c0
+                        dk = 0
+                        if kpos == 1:
+                            dk = c0
+                        elif kpos == 2 and m1 > jc:
+                            dk = m1 - jc
+                        out.append((c1, c2, c3, n1, c0, jc, (c0 + c1 + c2, c3, o4, dk)))
+    return tuple(out)
+
+
+def _transitions(x: int, o1: int, o2: int, o3: int, o4: int, kpos: int) -> tuple:
+    """The moves of :func:`_moves` grouped by the next open groups, for the DP: returns
+    ((next o1..o4), code shifts) pairs; a move's shift adds its lengths to the code's counts
+    of threes, fours and fives and, when ``kpos`` is 1 or 2, its wild places to ``k``.
     """
     key = (x, o1, o2, o3, o4, kpos)
     found = _TRANS.get(key)
     if found is not None:
         return found
     moves: dict[tuple[int, int, int, int], set[int]] = {}
-    if o4 <= x <= 5 and o4 <= 1:  # (at most one run of 5: keeps the code fields apart)
-        for c1 in range(o1 + 1):
-            for c2 in range(o2 + 1):
-                for c3 in range(min(o3, 3) + 1):
-                    closing = o4 + c1 + c2 + c3
-                    if closing > x:
-                        break
-                    m1, m2, m3 = o1 - c1, o2 - c2, o3 - c3
-                    cont = m1 + m2 + m3
-                    avail = x - closing
-                    new_min = avail - cont if avail > cont else 0
-                    for n1 in range(avail + 1):
-                        if n1 + cont > 5:
-                            break
-                        for c0 in range(max(0, new_min - n1), avail - n1 + 1):
-                            a3 = c0 + c1 + c2
-                            if a3 > 5:
-                                break
-                            shift = a3 + R3 * c3 + R3 * R4 * o4
-                            if kpos == 1:
-                                shift += GSPACE * c0
-                            elif kpos == 2:
-                                jc = avail - n1 - c0
-                                if m1 > jc:
-                                    shift += GSPACE * (m1 - jc)
-                            moves.setdefault((n1, m1, m2, m3), set()).add(shift)
+    for c1, c2, c3, n1, _c0, _jc, (a3, a4, a5, dk) in _moves(x, o1, o2, o3, o4, kpos):
+        shift = a3 + R3 * a4 + R3 * R4 * a5 + GSPACE * dk
+        moves.setdefault((n1, o1 - c1, o2 - c2, o3 - c3), set()).add(shift)
     found = tuple((state, tuple(sorted(shifts))) for state, shifts in moves.items())
     _TRANS[key] = found
     return found
@@ -584,40 +598,6 @@ def _picks(laid_vecs, twos_wild: bool, g: int, rel: int, limit: int) -> list:
 
 
 # --- rebuilding the arrangement ----------------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _moves(x: int, o1: int, o2: int, o3: int, o4: int, kpos: int) -> tuple:
-    """The moves of _transitions one by one, in a fixed order, for rebuilding:
-    (closed per offset c1 c2 c3, new open n1, new closed c0, joins of continuing groups jc,
-    the increments (threes, fours, fives, k))."""
-    out = []
-    if not (o4 <= x <= 5 and o4 <= 1):
-        return ()
-    for c1 in range(o1 + 1):
-        for c2 in range(o2 + 1):
-            for c3 in range(min(o3, 3) + 1):
-                closing = o4 + c1 + c2 + c3
-                if closing > x:
-                    break
-                m1, m2, m3 = o1 - c1, o2 - c2, o3 - c3
-                cont = m1 + m2 + m3
-                avail = x - closing
-                new_min = avail - cont if avail > cont else 0
-                for n1 in range(avail + 1):
-                    if n1 + cont > 5:
-                        break
-                    for c0 in range(max(0, new_min - n1), avail - n1 + 1):
-                        if c0 + c1 + c2 > 5:
-                            break
-                        jc = avail - n1 - c0
-                        dk = 0
-                        if kpos == 1:
-                            dk = c0
-                        elif kpos == 2 and m1 > jc:
-                            dk = m1 - jc
-                        out.append((c1, c2, c3, n1, c0, jc, (c0 + c1 + c2, c3, o4, dk)))
-    return tuple(out)
 
 
 def _rebuild_suit(v: tuple[int, ...], opt: tuple[int, int, int, int]) -> list[tuple]:
