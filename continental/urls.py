@@ -10,6 +10,7 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="service-worker"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("language/<str:code>/", home.choose_language, name="choose-language"),
+    path("language/<str:code>/<path:rest>", home.choose_language, name="choose-language"),
     path("api/check", api.check, name="api-check"),
     path("api/openapi.json", openapi.openapi_json, name="api-openapi"),
 ]

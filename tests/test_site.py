@@ -38,10 +38,8 @@ def test_root_redirects_by_accept_language(client):
 def test_language_switcher_links_to_the_same_page(client):
     body = client.get("/de/api/").content.decode()
     for lang in LANGS:
-        assert f'href="/language/{lang}/?next=%2F{lang}%2Fapi%2F"' in body
-        assert (
-            client.get(f"/language/{lang}/?next=%2F{lang}%2Fapi%2F")["Location"] == f"/{lang}/api/"
-        )
+        assert f'href="/language/{lang}/api/"' in body
+        assert client.get(f"/language/{lang}/api/")["Location"] == f"/{lang}/api/"
 
 
 def test_pages_carry_a_content_security_policy_without_unsafe_inline(client):
@@ -96,8 +94,8 @@ def test_a_nul_character_in_a_form_gets_a_clear_400(client):
 
 def test_the_language_switcher_remembers_the_choice_for_the_front_door(client, db):
     body = client.get("/en/rules/classic/?twos_wild=false").content.decode()
-    assert 'href="/language/de/?next=%2Fde%2Frules%2Fclassic%2F%3Ftwos_wild%3Dfalse"' in body
-    answer = client.get("/language/de/", {"next": "/de/rules/classic/?twos_wild=false"})
+    assert 'href="/language/de/rules/classic/?twos_wild=false"' in body
+    answer = client.get("/language/de/rules/classic/?twos_wild=false")
     assert answer.status_code == 302
     assert answer["Location"] == "/de/rules/classic/?twos_wild=false"
     assert client.cookies["django_language"].value == "de"
@@ -111,12 +109,14 @@ def test_without_a_choice_the_front_door_follows_the_browser(client, db):
     assert front["Location"] == "/fi/"
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/de/", "//evil.example/de/", "/en/rules/"])
-def test_the_switcher_goes_only_to_a_page_of_the_site_in_that_language(client, db, target):
-    answer = client.get("/language/de/", {"next": target})
-    assert answer["Location"] == "/de/"
+@pytest.mark.parametrize("rest", ["/evil.example/", "\\evil.example/"])
+def test_the_switcher_goes_only_to_a_page_of_the_site_in_that_language(client, db, rest):
+    answer = client.get(f"/language/de/{rest}")
+    assert answer.status_code in (302, 404)
+    if answer.status_code == 302:
+        assert answer["Location"].startswith("/de/")  # a path of this site, never a host
 
 
 def test_an_unknown_language_is_not_found_and_remembers_nothing(client, db):
-    assert client.get("/language/xx/", {"next": "/xx/"}).status_code == 404
+    assert client.get("/language/xx/rules/").status_code == 404
     assert "django_language" not in client.cookies

@@ -1,7 +1,6 @@
 from django import template
 from django.conf import settings
-from django.urls import reverse, translate_url
-from django.utils.http import urlencode
+from django.urls import translate_url
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -26,7 +25,7 @@ def language_links(context):
         {
             "code": code,
             "name": name,
-            "url": reverse("choose-language", args=[code]) + "?" + urlencode({"next": urls[code]}),
+            "url": "/language" + urls[code],
             "page": urls[code],
             "current": code == current,
         }

@@ -17,14 +17,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def choose_language(request: HttpRequest, code: str) -> HttpResponse:
-    """The language switcher's link: remember the choice (``/`` then opens in it, before the
-    browser's Accept-Language) and go to the page in that language."""
+def choose_language(request: HttpRequest, code: str, rest: str = "") -> HttpResponse:
+    """The language switcher's link ``/language/<code>/<rest of the path>``: remember the
+    choice (``/`` then opens in it, before the browser's Accept-Language) and go to
+    ``/<code>/<rest>``, the same page in that language."""
     if code not in dict(settings.LANGUAGES):
         raise Http404("no such language")
-    target = request.GET.get("next", "")
-    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
-    if not (safe and target.startswith(f"/{code}/")):
+    target = f"/{code}/{rest}"
+    if request.META.get("QUERY_STRING"):
+        target += "?" + request.META["QUERY_STRING"]
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = f"/{code}/"
     response = redirect(target)
     response.set_cookie(
