@@ -917,8 +917,12 @@ def server_cpu(pid: int) -> float:
     return total / tick
 
 
-def print_evening(k: int, evening: Evening, reference: float, cpu: dict) -> bool:
-    """The table of one evening; whether it holds the target."""
+BACKGROUND = ("forms prefetch",)  # fetched for later by table.js: nobody waits for it
+
+
+def print_evening(k: int, evening: Evening, reference: float, cpu: dict) -> tuple[bool, bool]:
+    """The table of one evening; whether it holds the target, and whether it does for the
+    kinds a player waits for (all but the background prefetch)."""
     budget = 3 * reference
     bare = percentile(evening.samples["bare page (side by side)"], 95)
     print(
@@ -930,7 +934,7 @@ def print_evening(k: int, evening: Evening, reference: float, cpu: dict) -> bool
         f"    {'kind':26} {'count':>6} {'req/s':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7}"
         f" {'errors':>6} {'p95/ref':>8} {'p95/bare':>9}"
     )
-    holds = True
+    holds = waited = True
     for kind in KINDS:
         values, errors = evening.samples[kind], evening.errors[kind]
         if not values and not errors:
@@ -938,6 +942,7 @@ def print_evening(k: int, evening: Evening, reference: float, cpu: dict) -> bool
         p95 = percentile(values, 95)
         over = kind != "bare page (side by side)" and (errors > 0 or not p95 <= budget)
         holds = holds and not over
+        waited = waited and (not over or kind in BACKGROUND)
         print(
             f"    {kind:26} {len(values):6d} {len(values) / args_seconds(evening):6.1f}"
             f" {percentile(values, 50):7.1f} {p95:7.1f} {percentile(values, 99):7.1f}"
@@ -948,8 +953,9 @@ def print_evening(k: int, evening: Evening, reference: float, cpu: dict) -> bool
     print(
         f"    target: every kind's p95 <= 3 x bare reference = {budget:.1f} ms, no error:"
         f" {'holds' if holds else 'missed'}"
+        f" (without the background prefetch: {'holds' if waited else 'missed'})"
     )
-    return holds
+    return holds, waited
 
 
 def args_seconds(evening: Evening) -> float:
@@ -974,6 +980,7 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
         f" {time.perf_counter() - t0:.1f} s"
     )
     passed: list[int] = []
+    passed_waited: list[int] = []
     with Gunicorn(env, args.workers, log_path) as server:
         workers = server.env.get("GUNICORN_WORKERS") or f"{2 * os.cpu_count() + 1} (its default)"
         reference = bare_reference(server.port)
@@ -992,18 +999,19 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
                 "clients": (time.process_time() - cpu_clients) / wall,
                 "phones": sum(t["phones"] for t in tables[:k]),
             }
-            holds = print_evening(k, evening, reference, cpu)
+            holds, waited = print_evening(k, evening, reference, cpu)
             if holds and len(passed) == steps.index(k):
                 passed.append(k)
+            if waited and len(passed_waited) == steps.index(k):
+                passed_waited.append(k)
     cores = os.cpu_count() or 1
-    if passed:
-        best = passed[-1]
-        more = " (the largest step tried: it may hold more)" if best == steps[-1] else ""
-        print(
-            f"  capacity: {best} tables on {cores} cores = {best / cores:g} tables per core{more}"
-        )
-    else:
-        print(f"  capacity: below {steps[0]} tables (the smallest step missed the target)")
+    for name, found in (("capacity", passed), ("without the prefetch", passed_waited)):
+        if found:
+            best = found[-1]
+            more = " (the largest step tried: it may hold more)" if best == steps[-1] else ""
+            print(f"  {name}: {best} tables on {cores} cores = {best / cores:g} per core{more}")
+        else:
+            print(f"  {name}: below {steps[0]} tables (the smallest step missed the target)")
 
 
 def postgres_answers() -> str | None:
@@ -1076,6 +1084,8 @@ def main(argv: list[str] | None = None) -> int:
     one_game.seconds = min(max(args.seconds or 10.0, 0.5), 300.0)
     one_game.workers = args.workers or 2
     args.seconds = min(max(args.seconds or 30.0, 5.0), 300.0)
+    # A terminated bench stops its gunicorn and drops its database too (the finally blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     # Every phone waits on a connection of its own when the server is slow.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
