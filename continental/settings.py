@@ -125,11 +125,8 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Persistent connections in production; none under tests (threads would hold them open).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0 if TESTING else 60)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # A kept connection the server closed is replaced before use; the check looks at
-        # the socket instead of sending SELECT 1 (scorepad/db/postgresql/base.py).
-        DATABASES["default"]["ENGINE"] = "scorepad.db.postgresql"
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A kept connection the server closed is replaced before a request uses it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -164,7 +161,7 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "scorepad_cache",
-        # Rate-limit counters (the rendered sheets are kept in a table of their own).
+        # The sheet of each game version (scorepad/board.py), shared by every worker and host.
         "OPTIONS": {"MAX_ENTRIES": 5000},
     }
 }

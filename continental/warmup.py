@@ -21,7 +21,7 @@ from scorepad.board import PARTS, TEMPLATE
 def template_names() -> list[str]:
     root = settings.BASE_DIR / "templates"
     names = [str(path.relative_to(root)) for path in sorted(root.glob("**/*.html"))]
-    return names + [f"{TEMPLATE}#{name}" for name in (*PARTS, "game")]
+    return names + [f"{TEMPLATE}#{name}" for name in (*PARTS, "sheet", "game")]
 
 
 def warm() -> dict[str, int]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import wraps
 
@@ -18,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from .models import Actor, Game, game_by_token
+from .models import Actor, Game
 from .sheet import sheet_prefetch
 
 CREATED = "scorepad_games"  # ids of the games this phone created
@@ -106,12 +105,11 @@ def actor(request: HttpRequest, access: Access) -> Actor:
     return Actor(role=role, device=device(request))
 
 
-def resolve(
-    request: HttpRequest, token: str, *, full: bool = True, rendered: Sequence[str] = ()
-) -> Access:
+def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
     """The game behind a link and this phone's rights on it; 404 for an unknown link. With
-    ``full`` its sheet's rows come along, with ``rendered`` the HTML kept under those keys."""
-    game = game_by_token(token, sheet_prefetch() if full else (), rendered)
+    ``full`` its sheet's rows come along."""
+    found = Game.objects.by_token(token)
+    game = (found.prefetch_related(*sheet_prefetch()) if full else found).one()
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):

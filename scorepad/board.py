@@ -1,22 +1,23 @@
-"""The rendered sheet of a game, kept in the database per game version.
+"""The sheet of a game, rendered once per game version and kept in Django's cache.
 
-Rendering the sheet (a table of every deal, standings, chart) is most of the cost of the
-game page and of the live update that follows a change, and every phone at the table asks
-for the same sheet. A game's ``version`` changes with every change of its sheet, in the
-same transaction, so the HTML rendered at one version stays right for as long as the game
-is at that version: it is kept in the table of ``RenderedSheet`` (shared by every worker
-and host) under the game and its version, with a key naming what it is, for which link,
-language and rights, and a stamp of the code and translations that rendered it.
+Rendering the sheet (every deal, the standings, the chart) is most of the cost of the game
+page and of the live update that follows a change, and every phone at the table asks for
+the same sheet. A game's ``version`` changes with every change of its sheet, in the same
+transaction, so HTML rendered at one version stays right for as long as the game is at that
+version: the cache key names the game and its version (and the language, which link and
+the rights it was rendered for, and the code that rendered it), so an entry of another
+version is never read, whatever the cache keeps.
 
-Two kinds: the *board* (the sheet and the game's navigation, used by every view that shows
-the sheet: the page, its forms, the live update) and the *page* (the whole plain game page
-or its htmx partial, so a repeat view renders no template at all). The game page asks for
-its game and its kept page in one query (``game_by_token`` with ``rendered``). Nothing is
-kept when the rows were read across a change (``still_at``).
+What is kept holds no token and nothing of the request: the editor's actions (their forms
+carry the CSRF token and a one-time form token) and the poll of the live update are
+rendered by each answer around it (``templates/scorepad/game.html#sheet``), and so is the
+rest of the page. What is kept holds no static file's URL either, so a deploy that changes
+only static files never meets old HTML; templates, translations and code are in ``STAMP``.
 
-The forms of the sheet carry the requester's CSRF token and a one-time form token; the
-kept HTML holds markers in their place (HTML comments, which no escaped text can produce)
-and each answer puts its own tokens in (``fill``).
+The cache is ``CACHES["default"]``: the database cache, shared by every worker and host.
+Keeping a sheet only saves work, so a cache that fails costs the answer nothing (it is
+logged), and on SQLite the write does not wait for another writer's lock (``no_waiting``):
+a GET never queues behind a deal being saved. A read only reads (no entry expires).
 """
 
 from __future__ import annotations
@@ -25,47 +26,47 @@ import hashlib
 import json
 import logging
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from .models import Game, RenderedSheet
+from .models import Game
 from .sheet import Sheet, build_sheet, sheet_prefetch
 
 log = logging.getLogger(__name__)
-CSRF_SLOT = mark_safe("<!--csrf-token-->")
-ONCE_SLOT = mark_safe("<!--once-token-->")
 TEMPLATE = "scorepad/game.html"
-PARTS = ("sheet", "nav")  # the partials of TEMPLATE that make a Board
+PARTS = ("table", "standings", "nav")  # the partials of TEMPLATE that are kept
+# Kept until the cache culls them (CACHES' MAX_ENTRIES): a key of an old version is never
+# asked for again, and without an expiry a read never deletes (a GET never writes).
+TIMEOUT = None
 
 
 def _code_stamp() -> str:
-    """A digest of everything the HTML depends on besides the game: templates, compiled
-    translations, the Python that arranges the sheet, and the static files whose hashed
-    names the page links to. A deploy that changes any of them keeps its HTML under new
-    keys; hosts running the same code share them."""
+    """A digest of what the kept HTML depends on besides the game: the templates, the
+    compiled translations and the Python that arranges the sheet. A deploy that changes
+    any of them keeps its HTML under new keys; hosts running the same code share them."""
     root = Path(settings.BASE_DIR)
     files = [
         *root.glob("templates/**/*.html"),
         *root.glob("locale/*/LC_MESSAGES/django.mo"),
         *root.glob("scorepad/**/*.py"),
         *root.glob("rules/**/*.py"),
-        *(path for path in root.glob("static/**/*") if path.is_file()),
     ]
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()[:12]
 
 
 STAMP = _code_stamp()
@@ -73,74 +74,22 @@ STAMP = _code_stamp()
 
 @dataclass
 class Board:
-    """The two parts of the game page that come from the sheet: the sheet itself (also the
-    live update's answer) and the game's navigation (its checker link names the next deal).
-    Their forms hold the token markers; ``current`` says the HTML is certainly that of the
-    game's version (kept at it, or rendered with no change in between)."""
+    """The kept parts of the sheet (the deal header and the table; the standings, settle-up
+    and chart; the game's navigation) and the two facts the editor's actions need."""
 
-    sheet: SafeString
+    table: SafeString
+    standings: SafeString
     nav: SafeString
-    current: bool = True
+    next_deal: int | None  # the number of the next deal, None when no deal can be recorded
+    deals: int
 
 
-def _key(kind: str, *parts) -> str:
-    return ":".join(map(str, (kind, STAMP, get_language(), *parts)))
-
-
-def board_key(access, *, hide_actions: bool) -> str:
-    return _key("board", access.token, int(access.can_edit), int(hide_actions))
-
-
-def page_key(request: HttpRequest, token: str, *, can_edit: bool, partial: bool) -> str | None:
-    """The key of the game page (or its ``game`` partial for htmx) at this request's path, or
-    None when the request is not a plain one: a query string (a settle-up amount) makes the
-    page this answer's own. Messages and panels are for the caller to rule out."""
-    if request.method != "GET" or request.META.get("QUERY_STRING"):
-        return None
-    return _key("page", token, int(can_edit), int(partial))
-
-
-def page_keys(request: HttpRequest, token: str, *, partial: bool) -> list[str]:
-    """The page keys for both rights (asked for before the game says which applies)."""
-    keys = (page_key(request, token, can_edit=e, partial=partial) for e in (False, True))
-    return [key for key in keys if key is not None]
-
-
-def get_html(game: Game, key: str) -> tuple[str, ...] | None:
-    """The parts of HTML kept for ``game`` at its version under ``key``, or None; from
-    ``game.rendered`` when the query that found the game brought it along."""
-    known = getattr(game, "rendered", {})
-    if key in known:
-        blob = known[key]
-    else:
-        found = RenderedSheet.objects.filter(game_id=game.pk, version=game.version, key=key)
-        blob = next(iter(found.values_list("html", flat=True)[:1]), None)
-    return None if blob is None else tuple(json.loads(zlib.decompress(bytes(blob))))
-
-
-def keep_html(game: Game, version: int, key: str, *parts: str) -> None:
-    """Keep HTML rendered at ``version`` for the next request, and drop the game's rows of
-    other versions or other code. It only saves work, so a database that cannot take the
-    write now (busy) costs this answer nothing."""
-    # Compressed: a sheet of many deals is tens of KB of HTML, a few KB kept.
-    blob = zlib.compress(json.dumps(parts).encode(), 1)
-    try:
-        with transaction.atomic():
-            RenderedSheet.objects.bulk_create(
-                [RenderedSheet(game_id=game.pk, version=version, key=key, html=blob)],
-                ignore_conflicts=True,
-            )
-            stale = RenderedSheet.objects.filter(game_id=game.pk)
-            stale.exclude(version=version, key__contains=f":{STAMP}:").delete()
-    except DatabaseError:
-        log.warning("the rendered sheet was not kept: the database could not take it now")
-
-
-def fill(html: str, request: HttpRequest, once: str) -> str:
-    """Put this answer's CSRF token and one-time form token where the markers are."""
-    if CSRF_SLOT in html:
-        html = html.replace(CSRF_SLOT, get_token(request))
-    return html.replace(ONCE_SLOT, once)
+def cache_key(access) -> str:
+    """The game at its version, in this language, through this link, with these rights."""
+    game = access.game
+    link = "editor" if access.token == game.editor_token else "viewer"
+    edit = "edit" if access.can_edit else "view"
+    return f"sheet:{STAMP}:{game.pk}:{game.version}:{get_language()}:{link}:{edit}"
 
 
 def full_sheet(game: Game) -> Sheet:
@@ -158,36 +107,74 @@ def board(
     cacheable: bool = True,
     extra: Callable[[Sheet], dict] | None = None,
 ) -> Board:
-    """The sheet and navigation of ``access.game``, with the token markers in their forms.
+    """The kept parts of ``access.game``'s sheet, from the cache or rendered (and kept).
 
     ``context`` is the template context of the page; the sheet is built (and ``extra``
-    called with it for more context) only when nothing is kept for this version, or when
-    the answer depends on more than the version (``cacheable`` false: a settle-up amount
-    typed into the page).
+    called with it for more context) only when the cache has nothing for this version, or
+    when the answer depends on more than the version (``cacheable`` false: a settle-up
+    amount typed into the page).
     """
-    hide_actions = bool(context.get("panel") or context.get("panel_open"))
-    key = board_key(access, hide_actions=hide_actions) if cacheable else None
-    found = get_html(access.game, key) if key is not None else None
+    key = cache_key(access) if cacheable else None
+    found = _get(key) if key is not None else None
     if found is not None:
-        sheet_html, nav_html = found
-        return Board(mark_safe(sheet_html), mark_safe(nav_html))
+        return found
     version = access.game.version
     sheet = full_sheet(access.game)
-    render_context = {
-        **context,
-        "sheet": sheet,
-        **(extra(sheet) if extra else {}),
-        "csrf_token": CSRF_SLOT,
-        "once": ONCE_SLOT,
-    }
+    render_context = {**context, "sheet": sheet, **(extra(sheet) if extra else {})}
     parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
-    current = still_at(access.game, version)
-    if key is not None and current:
-        keep_html(access.game, version, key, *parts)
-    return Board(mark_safe(parts[0]), mark_safe(parts[1]), current)
+    next_deal = sheet.next_deal.number if sheet.next_deal else None
+    found = Board(*map(mark_safe, parts), next_deal=next_deal, deals=len(sheet.rows))
+    # Rows read across another phone's change are not that version's: shown, not kept.
+    if key is not None and still_at(access.game, version):
+        _set(key, found)
+    return found
 
 
 def still_at(game: Game, version: int) -> bool:
     """Whether the game is still at ``version`` after its rows were read: only then is the
     HTML certainly that version's (a change commits its rows and its version together)."""
     return Game.objects.filter(pk=game.pk, version=version).exists()
+
+
+def _get(key: str) -> Board | None:
+    try:
+        blob = cache.get(key)
+    except DatabaseError:
+        log.warning("the sheet cache could not be read; the sheet is rendered")
+        return None
+    if blob is None:
+        return None
+    table, standings, nav, next_deal, deals = json.loads(zlib.decompress(blob))
+    return Board(mark_safe(table), mark_safe(standings), mark_safe(nav), next_deal, deals)
+
+
+def _set(key: str, found: Board) -> None:
+    # Compressed: the sheet of many deals is tens of KB of HTML, a few KB kept.
+    parts = [found.table, found.standings, found.nav, found.next_deal, found.deals]
+    blob = zlib.compress(json.dumps(parts).encode(), 1)
+    try:
+        with no_waiting():
+            kept = cache.add(key, blob, TIMEOUT)
+    except DatabaseError:
+        log.warning("the sheet was not kept: the cache could not take it now")
+    else:
+        if not kept:  # another worker kept it first, or the database cache was busy
+            log.info("the sheet was not kept: the cache had it or was busy")
+
+
+@contextmanager
+def no_waiting() -> Iterator[None]:
+    """On SQLite, a write here fails at once instead of waiting for another writer (every
+    other write waits up to its busy timeout); elsewhere, nothing changes."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout")
+        waited = cursor.fetchone()[0]
+        cursor.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {int(waited)}")

@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
-from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Prefetch, Q, prefetch_related_objects
+from django.db import IntegrityError, models, transaction
+from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -62,6 +62,16 @@ class GameQuerySet(models.QuerySet):
     def by_token(self, token: str) -> GameQuerySet:
         """The game a viewer or editor link leads to (the creator uses the editor link)."""
         return self.filter(Q(viewer_token=token) | Q(editor_token=token))
+
+    def one(self) -> Game | None:
+        """The game of a ``by_token`` query, or None (a token is one game's at most: no
+        ORDER BY, LIMIT 1)."""
+        return next(iter(self.order_by()[:1]), None)
+
+    def version(self) -> int | None:
+        """The version of the game of a ``by_token`` query, or None: the live update's one
+        query."""
+        return next(iter(self.order_by().values_list("version", flat=True)[:1]), None)
 
     def known_to(self, game_ids: Sequence[int], tokens: Sequence[str]) -> GameQuerySet:
         """Games a phone created (session) or opened through a link that is still valid."""
@@ -468,27 +478,6 @@ class GameEvent(models.Model):
         return str(self.ACTORS.get(self.actor, self.actor))
 
 
-class RenderedSheet(models.Model):
-    """HTML rendered from a game at one version (scorepad/board.py), kept for the next
-    request of any worker or host: the game page, its htmx partial, or the sheet and the
-    game's navigation. ``key`` says which, for which link, language and rights, rendered by
-    which code; rows of other versions are never read and are pruned when a new one is kept.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    version = models.PositiveIntegerField()
-    key = models.CharField(max_length=120)
-    html = models.BinaryField()  # zlib-compressed JSON: the list of HTML parts
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "version", "key"], name="rendered_once")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.key} of game {self.game_id} at version {self.version}"
-
-
 class RateCounter(models.Model):
     """Requests of one client in one rate-limit bucket during the current window
     (continental/ratelimit.py counts them with one atomic statement)."""
@@ -499,79 +488,3 @@ class RateCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.client}: {self.hits} in window {self.period}"
-
-
-# --- the game behind a link: the queries of every request, written out -------------------
-# Building a query through the ORM costs more than running it (about 0.3 ms against 0.1 ms
-# on PostgreSQL), and every page, form and live update starts by finding its game.
-
-
-def game_by_token(
-    token: str, prefetch: Sequence[Prefetch] = (), rendered: Sequence[str] = ()
-) -> Game | None:
-    """The game a viewer or editor link leads to, or None (a raw query: the ORM still turns
-    the row into a Game and prefetches ``prefetch``).
-
-    With ``rendered`` keys, the same query brings the game's HTML kept under those keys at
-    its current version: ``game.rendered`` maps each key asked for to its compressed HTML,
-    or to None when nothing is kept under it.
-    """
-    if not rendered:
-        found = Game.objects.raw(_GAME_SQL, [token, token])
-        if prefetch:
-            found = found.prefetch_related(*prefetch)
-        return next(iter(found), None)
-    rows = list(Game.objects.raw(_game_with_rendered_sql(len(rendered)), [*rendered, token, token]))
-    if not rows:
-        return None
-    game = rows[0]
-    game.rendered = dict.fromkeys(rendered)
-    for row in rows:
-        if row.rendered_key is not None:
-            game.rendered[row.rendered_key] = bytes(row.rendered_html)
-    if prefetch:
-        prefetch_related_objects([game], *prefetch)
-    return game
-
-
-def version_by_token(token: str) -> int | None:
-    """The version of the game behind a link, or None: the live update's one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [token, token])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
-def _quote_field(model, name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)
-
-
-def _by_token_sql(columns: Sequence[str], join: str = "", limit: str = " LIMIT 1") -> str:
-    """SELECT ``columns`` of the game whose viewer or editor token is the parameter (twice),
-    from the games table named ``g``. A token is one game's at most: no ORDER BY."""
-    return (
-        f"SELECT {', '.join(columns)} FROM {connection.ops.quote_name(Game._meta.db_table)} g"
-        f"{join} WHERE g.{_quote_field(Game, 'viewer_token')} = %s"
-        f" OR g.{_quote_field(Game, 'editor_token')} = %s{limit}"
-    )
-
-
-@lru_cache(maxsize=8)
-def _game_with_rendered_sql(keys: int) -> str:
-    """The game and, one row per key found, its HTML kept at its version (``keys`` of them)."""
-    quote = connection.ops.quote_name
-    r = RenderedSheet
-    join = (
-        f" LEFT JOIN {quote(r._meta.db_table)} r"
-        f" ON r.{_quote_field(r, 'game')} = g.{_quote_field(Game, 'id')}"
-        f" AND r.{_quote_field(r, 'version')} = g.{_quote_field(Game, 'version')}"
-        f" AND r.{_quote_field(r, 'key')} IN ({', '.join(['%s'] * keys)})"
-    )
-    columns = [*_GAME_COLUMNS, f"r.{_quote_field(r, 'key')} AS rendered_key"]
-    columns.append(f"r.{_quote_field(r, 'html')} AS rendered_html")
-    return _by_token_sql(columns, join, limit="")
-
-
-_GAME_COLUMNS = [f"g.{connection.ops.quote_name(f.column)}" for f in Game._meta.concrete_fields]
-_GAME_SQL = _by_token_sql(_GAME_COLUMNS)
-_VERSION_SQL = _by_token_sql([f"g.{_quote_field(Game, 'version')}"])

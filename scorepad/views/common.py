@@ -16,7 +16,7 @@ from django_htmx.http import push_url
 from rules.facts import NAMES
 
 from ..access import Access
-from ..board import CSRF_SLOT, ONCE_SLOT, board, fill, get_html, keep_html, page_key
+from ..board import board
 from ..forms import SettleForm, once_token
 from ..models import Game
 from ..sheet import Sheet
@@ -50,17 +50,16 @@ def partial_wanted(request: HttpRequest) -> bool:
 
 
 def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:
-    """The game page's context, with markers for the CSRF and one-time form tokens (``fill``
-    puts each answer's own in); its ``board`` (sheet and navigation) is rendered once per
-    game version and kept (scorepad/board.py)."""
+    """The game page's context, with this answer's one-time form token; its ``board`` (the
+    sheet's table, standings and the navigation) is rendered once per game version and kept
+    in the cache (scorepad/board.py)."""
     game = access.game
     context: dict[str, Any] = {
         "access": access,
         "game": game,
         "token": access.token,
         "can_edit": access.can_edit,
-        "csrf_token": CSRF_SLOT,
-        "once": ONCE_SLOT,
+        "once": once_token(),
         "variant_name": NAMES[game.variant_id],
         "panel": None,
         "notice": "",
@@ -107,34 +106,17 @@ def render_game(
     """The sheet page, with a panel (a deal form, a confirmation) open over it or not.
 
     An htmx request gets the ``game`` partial only (the sheet and the panel), always with
-    status 200 so htmx swaps it; a plain request gets the whole page with ``status``. The
-    plain sheet (no panel, notice, message or query) is kept per game version: another
-    phone opening it costs no rendering.
+    status 200 so htmx swaps it; a plain request gets the whole page with ``status``.
     """
     partial = partial_wanted(request)
-    key = None
-    if panel is None and not notice and status == 200 and not has_messages(request):
-        key = page_key(request, access.token, can_edit=access.can_edit, partial=partial)
-    found = get_html(access.game, key) if key is not None else None
-    if found is not None:
-        html = found[0]
-    else:
-        version = access.game.version
-        context = game_context(request, access, panel=panel, notice=notice)
-        template = f"{GAME_TEMPLATE}#game" if partial else GAME_TEMPLATE
-        html = render_to_string(template, context, request)
-        if key is not None and context["board"].current:
-            keep_html(access.game, version, key, html)
-    response = HttpResponse(fill(html, request, once_token()), status=200 if partial else status)
+    context = game_context(request, access, panel=panel, notice=notice)
+    template = f"{GAME_TEMPLATE}#game" if partial else GAME_TEMPLATE
+    response = HttpResponse(
+        render_to_string(template, context, request), status=200 if partial else status
+    )
     if partial and request.method == "GET":
         push_url(response, request.get_full_path())
     return response
-
-
-def has_messages(request: HttpRequest) -> bool:
-    """Whether messages wait to be shown (a page with them is this answer's own)."""
-    storage = getattr(request, "_messages", None)
-    return bool(storage is not None and len(storage))
 
 
 def to_sheet(access: Access) -> HttpResponse:

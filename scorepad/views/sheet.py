@@ -8,6 +8,7 @@ import segno
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -26,20 +27,18 @@ from ..access import (
     remember_seen,
     resolve,
 )
-from ..board import fill, page_keys
 from ..forms import once_token, small_int
-from ..models import AlreadyDone, StaleVersion, version_by_token
+from ..models import AlreadyDone, Game, StaleVersion
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, partial_wanted, public_url, render_game
+from .common import game_context, game_url, public_url, render_game
 
 
 @require_GET
 @private_to_editors
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
-    # One query: the game, and its page as kept at its version if it is.
-    rendered = page_keys(request, token, partial=partial_wanted(request))
-    access = resolve(request, token, full=False, rendered=rendered)
+    # The game without its rows: the sheet comes from the cache when it has this version.
+    access = resolve(request, token, full=False)
     response = render_game(request, access)
     if access.via != "creator":
         remember_seen(request, response, access.token)
@@ -51,7 +50,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
     rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
-    current = version_by_token(token)
+    current = Game.objects.by_token(token).version()
     if current is None:
         return HttpResponseStopPolling()
     if request.GET.get("v") == str(current):
@@ -60,8 +59,8 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     current = request.htmx.current_url_abs_path if request.htmx else None
     panel_open = bool(current and "/deals/" in current)
-    sheet = game_context(request, access, panel_open=panel_open)["board"].sheet
-    return HttpResponse(fill(sheet, request, once_token()))
+    context = game_context(request, access, panel_open=panel_open)
+    return HttpResponse(render_to_string("scorepad/game.html#sheet", context, request))
 
 
 def _describe(side: dict, names: dict[str, str]) -> str:

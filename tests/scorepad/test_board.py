@@ -1,22 +1,38 @@
-"""The rendered sheet kept per game version (scorepad/board.py): every answer built from it is
-the answer the page would render fresh, with the requester's own tokens in its forms."""
+"""The sheet kept in the cache per game version (scorepad/board.py): every answer built from it
+is the answer the page would render fresh, with the requester's own tokens in its forms, and
+one phone's HTML is never shown to another."""
 
+import json
 import re
+import sqlite3
+import threading
+import time
+import zlib
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
+from django.db import OperationalError, connection
 from django.middleware.csrf import _does_token_match
 from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
+from scorepad import board as board_module
 from scorepad.access import Access
-from scorepad.board import CSRF_SLOT, ONCE_SLOT, board, board_key
-from scorepad.models import Game, RenderedSheet
+from scorepad.board import board, cache_key
+from scorepad.models import Game
 from tests.factories import GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
 
 
 def page(client: Client, token: str, lang: str = "en") -> str:
@@ -24,13 +40,20 @@ def page(client: Client, token: str, lang: str = "en") -> str:
         url = reverse("game", kwargs={"token": token})
     response = client.get(url)
     assert response.status_code == 200
-    body = response.content.decode()
-    assert CSRF_SLOT not in body and ONCE_SLOT not in body
-    return body
+    return response.content.decode()
 
 
 def sheet_part(body: str) -> str:
     return body[body.index('<section id="sheet"') : body.index("</section>", body.index("Σ"))]
+
+
+def kept(game: Game, token: str, can_edit: bool, lang: str = "en") -> str | None:
+    """The HTML kept for ``game`` at its version, as one string, or None."""
+    game.refresh_from_db()
+    access = Access(game, token, "editor" if can_edit else "viewer", "viewer_link")
+    with translation.override(lang):
+        blob = cache.get(cache_key(access))
+    return None if blob is None else " ".join(map(str, json.loads(zlib.decompress(blob))))
 
 
 def test_a_second_phone_gets_the_same_sheet_with_its_own_tokens(game):
@@ -39,16 +62,17 @@ def test_a_second_phone_gets_the_same_sheet_with_its_own_tokens(game):
     own(first, game)
     own(second, game)
     body_one, body_two = page(first, game.editor_token), page(second, game.editor_token)
+    assert kept(game, game.editor_token, True) is not None  # the second came from the cache
     assert sheet_part(body_one).split("<form")[0] == sheet_part(body_two).split("<form")[0]
     assert hidden(body_one, "once") != hidden(body_two, "once")
-    # Each phone's forms carry a CSRF token of its own cookie, the cached page's included.
+    # Each phone's forms carry a CSRF token of its own cookie, the cached sheet's included.
     secret_one = first.cookies[settings.CSRF_COOKIE_NAME].value
     secret_two = second.cookies[settings.CSRF_COOKIE_NAME].value
     assert secret_one != secret_two
     assert _does_token_match(hidden(body_one, "csrfmiddlewaretoken"), secret_one)
     assert _does_token_match(hidden(body_two, "csrfmiddlewaretoken"), secret_two)
     assert not _does_token_match(hidden(body_two, "csrfmiddlewaretoken"), secret_one)
-    # And the forms of a page from the cache work, CSRF checks on.
+    # And the forms of a page made from the cache work, CSRF checks on.
     checked = Client(enforce_csrf_checks=True)
     own(checked, game)
     body = page(checked, game.editor_token)
@@ -64,20 +88,42 @@ def test_a_second_phone_gets_the_same_sheet_with_its_own_tokens(game):
     assert "Record deal 1" in page(checked, game.editor_token)
 
 
+def test_what_is_kept_holds_no_token_no_csrf_and_no_static_file(game):
+    record_classic(game, 0)
+    editor = own(Client(), game)
+    body = page(editor, game.editor_token)
+    html = kept(game, game.editor_token, True)
+    assert html is not None and "Standings" in html and "<table" in html
+    assert hidden(body, "once") not in html
+    assert editor.cookies[settings.CSRF_COOKIE_NAME].value not in html
+    assert "csrfmiddlewaretoken" not in html and 'name="once"' not in html
+    assert settings.STATIC_URL not in html  # a deploy of new static files never meets it
+
+
 def test_the_sheet_is_kept_once_per_version_and_a_change_shows_at_once(client, game):
     own(client, game)
     record_classic(game, 0)
-    game.refresh_from_db()
-    access = Access(game, game.editor_token, "editor", "creator")
-    with translation.override("en"):
-        key = board_key(access, hide_actions=False)
-    kept = RenderedSheet.objects.filter(game=game, version=game.version, key=key)
-    assert not kept.exists()
+    assert kept(game, game.editor_token, True) is None
     page(client, game.editor_token)
-    assert kept.exists()
-    record_classic(game, 1)
+    assert kept(game, game.editor_token, True) is not None
+    record_classic(game, 1)  # the entry of the older version stays in the cache, unread
     body = page(client, game.editor_token)
     assert "Record deal 3" in body and "Undo deal 2" in body
+
+
+def test_a_stale_version_is_never_served_even_from_another_worker(client, game):
+    """A change commits its rows and the new version together: an answer asks for its game's
+    version, so whatever a cache keeps of an older version is never read."""
+    record_classic(game, 0)
+    viewer = Client()
+    assert page(viewer, game.viewer_token).count("<tr class=") == 1
+    before = kept(game, game.viewer_token, False)
+    record_classic(game, 1)
+    assert page(viewer, game.viewer_token).count("<tr class=") == 2
+    version = reverse("game-version", kwargs={"token": game.viewer_token})
+    fresh = viewer.get(f"{version}?v={game.version - 1}", HTTP_HX_REQUEST="true")
+    assert fresh.content.decode().count("<tr class=") == 2
+    assert before is not None and before.count("<tr class=") == 1
 
 
 def test_viewer_editor_and_language_each_get_their_own_sheet(client, game):
@@ -86,23 +132,29 @@ def test_viewer_editor_and_language_each_get_their_own_sheet(client, game):
     editor = page(client, game.editor_token)
     viewer = page(Client(), game.viewer_token)
     german = page(Client(), game.viewer_token, "de")
+    # The creator through the viewer link: editor rights, the viewer link's URLs.
+    own_viewer = page(client, game.viewer_token)
+    again = [page(client, game.editor_token), page(Client(), game.viewer_token)]
     translation.activate("en")
-    assert (
-        "Record deal 2" in editor
-        and reverse("deal-new", kwargs={"token": game.editor_token}) in editor
-    )
+    new_deal = reverse("deal-new", kwargs={"token": game.editor_token})
+    assert "Record deal 2" in editor and new_deal in editor
     assert "Record deal" not in viewer and game.editor_token not in viewer
     assert "<h2>Stand</h2>" in german and 'lang="de"' in german
     assert "Standings" not in german and "Standings" in viewer
+    assert "Record deal 2" in own_viewer and game.editor_token not in own_viewer
+    assert reverse("deal-edit", kwargs={"token": game.viewer_token, "number": 1}) in own_viewer
+    assert "Record deal 2" in again[0] and "Record deal" not in again[1]
+    assert game.editor_token not in again[1]
 
 
-def test_a_name_that_looks_like_a_slot_stays_text(client):
-    game = GameFactory(variant_id="classic", players=[str(CSRF_SLOT), str(ONCE_SLOT), "Cleo"])
+def test_a_name_that_looks_like_markup_stays_text(client):
+    names = ["<!--csrf-token-->", "{{ once }}", "Cleo"]
+    game = GameFactory(variant_id="classic", players=names)
     record_classic(game, 0)
     own(client, game)
     for _ in range(2):  # rendered, then from the cache
         body = page(client, game.editor_token)
-        assert "&lt;!--csrf-token--&gt;" in body and "&lt;!--once-token--&gt;" in body
+        assert "&lt;!--csrf-token--&gt;" in body and "{{ once }}" in body
         tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', body)
         assert tokens and all(re.fullmatch(r"[A-Za-z0-9]{64}", t) for t in tokens)
 
@@ -114,21 +166,11 @@ def test_a_sheet_read_across_a_change_is_not_kept(game):
     record_classic(game, 1)  # version v + 1, committed before the rows are read
     access = Access(stale, stale.viewer_token, "viewer", "viewer_link")
     request = RequestFactory().get("/")
-    context = {
-        "access": access,
-        "game": stale,
-        "token": access.token,
-        "can_edit": False,
-        "once": "x",
-        "variant_name": "Continental",
-        "panel": None,
-        "notice": "",
-    }
+    context = {"access": access, "game": stale, "token": access.token, "can_edit": False}
     with translation.override("en"):
-        shown = board(request, access, context)
-        assert not RenderedSheet.objects.exists()
-    assert len(re.findall(r"<tr class=", shown.sheet)) == 2  # what was read is shown
-    assert not shown.current  # and the page made of it is not kept either
+        shown = board(request, access, {**context, "variant_name": "Continental"})
+        assert cache.get(cache_key(access)) is None
+    assert len(re.findall(r"<tr class=", shown.table)) == 2  # what was read is shown
 
 
 def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
@@ -148,6 +190,7 @@ def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
 def normalised(body: str) -> str:
     """A page with its per-answer tokens blanked out."""
     body = re.sub(r'(name="(?:csrfmiddlewaretoken|once)" value=")[^"]*', r"\1", body)
+    body = re.sub(r'(nonce=")[^"]*', r"\1", body)
     return re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', body)
 
 
@@ -160,13 +203,13 @@ def test_a_page_from_the_cache_is_the_page_rendered_fresh(client, game, creator)
     cached = page(client, game.viewer_token)
     assert normalised(cached) == normalised(fresh)
     assert ('name="csrfmiddlewaretoken"' in cached) == creator
-    RenderedSheet.objects.all().delete()
+    cache.clear()
     assert normalised(page(client, game.viewer_token)) == normalised(fresh)
 
 
 def test_a_message_is_shown_once_and_never_kept_in_the_page(client, game):
     own(client, game)
-    page(client, game.editor_token)  # the page without a message is now kept
+    page(client, game.editor_token)  # the sheet is now kept
     body = page(client, game.editor_token)
     response = client.post(
         reverse("deal-undo", kwargs={"token": game.editor_token}),
@@ -188,48 +231,62 @@ def test_the_htmx_partial_and_the_page_are_kept_apart(client, game):
         assert "<html" in page(client, game.editor_token)
 
 
-def test_a_database_too_busy_to_keep_the_sheet_costs_the_page_nothing(
-    client, game, monkeypatch, caplog
-):
-    from django.db import OperationalError
-
-    def locked(*args, **kwargs):
+def test_a_cache_that_fails_costs_the_page_nothing(client, game, monkeypatch, caplog):
+    def broken(*args, **kwargs):
         raise OperationalError("database is locked")
 
     record_classic(game, 0)
-    monkeypatch.setattr(RenderedSheet.objects, "bulk_create", locked)
+    monkeypatch.setattr(cache, "add", broken)
     for _ in range(2):
         body = page(client, game.viewer_token)
         assert "Standings" in body and body.count("<tr class=") == 1
     assert "was not kept" in caplog.text
+    monkeypatch.setattr(cache, "get", broken)
+    assert page(client, game.viewer_token).count("<tr class=") == 1
+    assert "could not be read" in caplog.text
 
 
-def test_the_game_page_is_one_query_for_a_viewer_and_old_versions_are_dropped(
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's one writer at a time")
+@pytest.mark.django_db(transaction=True)
+def test_a_get_never_waits_behind_a_sqlite_writer_to_keep_the_sheet():
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo"])
+    record_classic(game, 0)
+    cache.clear()
+    locked, release = threading.Event(), threading.Event()
+
+    def writer():  # another process saving a deal: holds SQLite's write lock
+        other = sqlite3.connect(connection.settings_dict["NAME"], timeout=1)
+        other.execute("BEGIN IMMEDIATE")
+        locked.set()
+        release.wait(30)
+        other.rollback()
+        other.close()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        body = page(Client(), game.viewer_token)
+        took = time.monotonic() - started
+    finally:
+        release.set()
+        thread.join(30)
+    assert body.count("<tr class=") == 1  # the page, rendered
+    assert took < 5  # not the 20 s busy timeout of a write
+    assert kept(game, game.viewer_token, False) is None
+    assert page(Client(), game.viewer_token).count("<tr class=") == 1
+    assert kept(game, game.viewer_token, False) is not None  # kept once the lock is gone
+
+
+def test_the_game_page_is_two_queries_for_a_viewer_once_the_sheet_is_kept(
     client, game, django_assert_num_queries
 ):
     record_classic(game, 0)
     viewer = Client()
     page(viewer, game.viewer_token)  # rendered and kept
-    with django_assert_num_queries(1):  # the game and its kept page together
+    with django_assert_num_queries(2):  # the game, and its sheet from the database cache
         page(viewer, game.viewer_token)
-    kept_before = set(RenderedSheet.objects.values_list("version", flat=True))
-    record_classic(game, 1)
-    page(viewer, game.viewer_token)
-    game.refresh_from_db()
-    assert kept_before == {game.version - 1}
-    assert set(RenderedSheet.objects.values_list("version", flat=True)) == {game.version}
-
-
-def test_a_query_string_is_never_kept(client, game):
-    record_classic(game, 0)
-    for n in range(3):
-        assert (
-            client.get(
-                reverse("game", kwargs={"token": game.viewer_token}) + f"?utm={n}"
-            ).status_code
-            == 200
-        )
-    assert not RenderedSheet.objects.filter(key__startswith="page").exists()
 
 
 def test_a_viewers_page_carries_no_csrf_token_and_sets_no_cookie(game):
@@ -240,3 +297,10 @@ def test_a_viewers_page_carries_no_csrf_token_and_sets_no_cookie(game):
         assert "X-CSRFToken" in page(editor, game.editor_token)
     assert settings.CSRF_COOKIE_NAME not in viewer.cookies
     assert settings.CSRF_COOKIE_NAME in editor.cookies
+
+
+def test_the_code_stamp_names_the_templates_translations_and_code():
+    assert re.fullmatch(r"[0-9a-f]{12}", board_module.STAMP)
+    access = Access(Game(pk=7, version=3, viewer_token="v", editor_token="e"), "e", "editor", "")
+    with translation.override("de"):
+        assert cache_key(access) == f"sheet:{board_module.STAMP}:7:3:de:editor:edit"

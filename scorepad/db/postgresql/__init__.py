@@ -1,1 +1,0 @@
-"""PostgreSQL through Django's backend, with a health check that costs no round trip."""
