@@ -12,12 +12,12 @@ BUILDERS = re.compile(r"\b(?:format_html|format_html_join)\b")
 ALLOWED = {
     "rules/pages/markup.py": "the Markdown renderer",
     # the bare view the load benchmark compares with: a fixed page with no template by design
-    "scorepad/urls.py": "the benchmark's fixed page",
+    "continental/urls.py": "the benchmark's fixed page",
 }
 
 
 def python_files():
-    for folder in ("rules", "scorepad"):
+    for folder in ("rules", "scorepad", "continental"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             name = path.relative_to(ROOT).as_posix()
             if "/migrations/" in name or name.startswith("rules/engine/") or name in ALLOWED:
