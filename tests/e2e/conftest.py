@@ -37,6 +37,16 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(autouse=True)
+def no_phone_left_open(browser):
+    """Every browser context a test opened is closed after it. A phone left open goes on
+    polling the live server during later tests, whose database it may not use; Django's test
+    client of such a test re-raises that error of another thread as its own."""
+    yield
+    for context in list(browser.contexts):
+        context.close()
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
