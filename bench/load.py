@@ -756,14 +756,12 @@ class Phone:
 
     async def prefetch_forms(self, version: int, html: str) -> None:
         urls = DEAL_NEW_URL.findall(html)[:1] + EDIT_URL.findall(html)[-3:]
-        fetches = []
-        for url in urls:
+        for url in urls:  # one after the other, as table.js fetches them
             key = f"{version} {url}"
             if key in self.prefetched:
                 continue
             self.prefetched.add(key)
-            fetches.append(self.evening.call("forms prefetch", "GET", url, self.headers("game")))
-        await asyncio.gather(*fetches)
+            await self.evening.call("forms prefetch", "GET", url, self.headers("game"))
 
     async def run(self, join_at: float) -> None:
         ev = self.evening

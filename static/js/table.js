@@ -416,7 +416,9 @@
     });
 
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
-      if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
+      // A phone face down or in a pocket asks nothing; its next poll after that catches up.
+      if (isPoll(event.detail.elt) && doc.visibilityState === "hidden") event.preventDefault();
+      else if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
     });
 
     function failed(event) {
@@ -497,15 +499,18 @@
       if (record) urls.push(record.getAttribute("hx-get"));
       var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
       for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) urls.push(rows[i].getAttribute("hx-get"));
-      urls.forEach(function (url) {
+      // One after the other: four forms at once would compete with the table's own requests.
+      urls.reduce(function (chain, url) {
         var key = version + " " + url;
-        if (prefetched[key]) return;
+        if (prefetched[key]) return chain;
         prefetched[key] = true;
-        fetch(url, {
-          credentials: "same-origin",
-          headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
-        }).catch(function () {});
-      });
+        return chain.then(function () {
+          return fetch(url, {
+            credentials: "same-origin",
+            headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
+          }).catch(function () {});
+        });
+      }, Promise.resolve());
     }
 
     window.addEventListener("online", function () { offline = false; send("online"); });

@@ -153,3 +153,21 @@ def test_without_script_the_share_page_shows_no_dead_buttons(browser, live_serve
     expect(page.get_by_role("button", name="Copy the link").first).to_be_hidden()
     expect(page.locator(".link a").first).to_be_visible()
     context.close()
+
+
+def test_a_hidden_page_asks_nothing_and_catches_up_when_shown(browser, live_server, game):
+    hidden = "Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => window.__state || 'visible'});"
+    page = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/", hidden)
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/version?" in r.url else None)
+    page.wait_for_timeout(3500)
+    assert polls, "a visible page polls"
+    page.evaluate("() => { window.__state = 'hidden'; }")
+    page.wait_for_timeout(300)
+    polls.clear()
+    record_classic(game, 1)
+    page.wait_for_timeout(7000)
+    assert polls == []
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    page.evaluate("() => { window.__state = 'visible'; }")
+    expect(page.locator("#sheet tbody tr")).to_have_count(2, timeout=8000)
