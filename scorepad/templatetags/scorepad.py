@@ -116,6 +116,5 @@ def table_texts() -> str:
             "discardConfirm": _("Discard this change? It never reached the server."),
             "refused": _("The server did not take it."),
             "gone": _("This link no longer works."),
-            "change": _("Change"),
         }
     )

@@ -266,7 +266,7 @@
     function describe(elt, fields) {
       var title = doc.getElementById("panel-title");
       var what = elt.querySelector("button[type=submit]:not([name=preview])");
-      var label = (title && elt.closest("#panel") ? title.textContent : (what ? what.textContent : texts.change)).trim();
+      var label = (title && elt.closest("#panel") ? title.textContent : (what ? what.textContent : "")).trim();
       var out = elt.querySelector('input[name="went_out"]:checked');
       var chip = out && out.closest("label");
       if (chip) label += " — " + chip.textContent.trim();
@@ -416,7 +416,7 @@
     });
 
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
-      // A phone face down or in a pocket asks nothing; its next poll after that catches up.
+      // A hidden page does not poll.
       if (isPoll(event.detail.elt) && doc.visibilityState === "hidden") event.preventDefault();
       else if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
     });
