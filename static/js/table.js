@@ -147,6 +147,7 @@
     var clearTimer = null;
     var retryTimer = null;
     var prefetched = {};
+    var prefetchTimer = null;
 
     function text(name, n) { return (texts[name] || name).replace("{n}", String(n)); }
 
@@ -416,9 +417,13 @@
     });
 
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
-      // A hidden page does not poll.
-      if (isPoll(event.detail.elt) && doc.visibilityState === "hidden") event.preventDefault();
-      else if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
+      // A hidden page does not poll; the forms wait for a sheet the player left alone.
+      if (isPoll(event.detail.elt)) {
+        if (doc.visibilityState === "hidden") event.preventDefault();
+        return;
+      }
+      clearTimeout(prefetchTimer);
+      if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
     });
 
     function failed(event) {
@@ -489,7 +494,8 @@
       var copyBox = page.querySelector(".outbox");
       if (copyBox) copyBox.hidden = true;
       worker.postMessage({ type: "keep-page", url: gameUrl, html: "<!doctype html>\n" + page.outerHTML });
-      if (canEdit && !offline) setTimeout(prefetchForms, 1500);
+      clearTimeout(prefetchTimer);
+      if (canEdit && !offline) prefetchTimer = setTimeout(prefetchForms, 1500);
     }
 
     function prefetchForms() {
@@ -505,6 +511,8 @@
         if (prefetched[key]) return chain;
         prefetched[key] = true;
         return chain.then(function () {
+          // The sheet moved on (or a form opened): its links may lead nowhere now.
+          if (shownVersion() !== version || doc.getElementById("panel")) return null;
           return fetch(url, {
             credentials: "same-origin",
             headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
