@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django import template
 from django.template.defaultfilters import floatformat
 from django.utils.translation import get_language, pgettext
@@ -88,33 +86,33 @@ def game_checker_url(game, next_deal=None) -> str:
 @register.simple_tag
 def table_texts() -> str:
     """What static/js/table.js says to the player, in the page's language ({n}: a count),
-    as JSON for a data attribute (the tag's output is escaped like any text)."""
-    return json.dumps(
-        {
-            "saving": _("Saving…"),
-            "queued": _("No connection — saved on this phone. Waiting to be sent ({n})."),
-            "waiting": _("Waiting to be sent ({n})."),
-            "count": _("Waiting to be sent ({n})"),
-            "attention": _("A change made on this phone needs you: see below."),
-            "offline": _("No connection."),
-            "sending": _("Sending what this phone kept…"),
-            "sent": _("Sent from this phone: {n}."),
-            "updated": _("Sheet updated."),
-            "back": _("Connection back."),
-            "replaced": _(
-                "This link was replaced on another phone: this sheet no longer updates. "
-                "Ask whoever keeps the sheet for the new link."
-            ),
-            "notKept": _("No connection, and this is not kept on this phone yet."),
-            "keptForm": _(
-                "No connection: this is the copy kept on this phone. What you save waits here "
-                "until it can be sent."
-            ),
-            "previewOffline": _("No connection: the result is worked out when the deal is sent."),
-            "review": _("Open it"),
-            "discard": pgettext("a change kept on this phone", "Discard"),
-            "discardConfirm": _("Discard this change? It never reached the server."),
-            "refused": _("The server did not take it."),
-            "gone": _("This link no longer works."),
-        }
-    )
+    for a data attribute as ``key=text`` pairs joined by ``|`` (shorter than JSON, whose every
+    quote the attribute would spell ``&quot;``; no text holds a ``|``)."""
+    texts = {
+        "saving": _("Saving…"),
+        "queued": _("No connection — saved on this phone. Waiting to be sent ({n})."),
+        "waiting": _("Waiting to be sent ({n})."),
+        "count": _("Waiting to be sent ({n})"),
+        "attention": _("A change made on this phone needs you: see below."),
+        "offline": _("No connection."),
+        "sending": _("Sending what this phone kept…"),
+        "sent": _("Sent from this phone: {n}."),
+        "updated": _("Sheet updated."),
+        "back": _("Connection back."),
+        "replaced": _(
+            "This link was replaced on another phone: this sheet no longer updates. "
+            "Ask whoever keeps the sheet for the new link."
+        ),
+        "notKept": _("No connection, and this is not kept on this phone yet."),
+        "keptForm": _(
+            "No connection: this is the copy kept on this phone. What you save waits here "
+            "until it can be sent."
+        ),
+        "previewOffline": _("No connection: the result is worked out when the deal is sent."),
+        "review": _("Open it"),
+        "discard": pgettext("a change kept on this phone", "Discard"),
+        "discardConfirm": _("Discard this change? It never reached the server."),
+        "refused": _("The server did not take it."),
+        "gone": _("This link no longer works."),
+    }
+    return "|".join(f"{key}={text.replace('|', '/')}" for key, text in texts.items())

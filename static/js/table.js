@@ -136,7 +136,11 @@
     var token = bar.dataset.token;
     var gameUrl = bar.dataset.url;
     var canEdit = bar.dataset.canEdit === "true";
-    var texts = JSON.parse(bar.dataset.texts);
+    var texts = {};
+    bar.dataset.texts.split("|").forEach(function (pair) {
+      var at = pair.indexOf("=");
+      texts[pair.slice(0, at)] = pair.slice(at + 1);
+    });
     var line = bar.querySelector(".connection");
     var box = bar.querySelector(".outbox");
     var versionKey = "scorepad-version:" + token;
