@@ -11,7 +11,11 @@ of their own, so the page that explains a rule and the screen that applies it sa
 messages and errors (the engine's too, see ``rules/i18n.py``), and every text that counts
 something, since only gettext knows each language's plural forms. The contract of a deal
 ("1 set and 2 runs") is such a text: ``contract_text`` is its one writer, used by the checker,
-the score pad and the rules pages' schedule table. No word is in both places.
+the score pad and the rules pages' schedule table. No word has two sources. Ten English
+texts stand in both files ("Players", "Deal", "Going out", ...), each time for two roles
+that other languages say differently: a table's heading or a payment row here, a page title
+or a button there (Finnish "Pelaajia" over a count of players, "Pelaajat" as a title; German
+"Fürs Fertigwerden" as a payment row, "Fertig werden" as the checker's answer).
 
 TOML files are loaded once per process and language.
 """
