@@ -11,11 +11,13 @@ of their own, so the page that explains a rule and the screen that applies it sa
 messages and errors (the engine's too, see ``rules/i18n.py``), and every text that counts
 something, since only gettext knows each language's plural forms. The contract of a deal
 ("1 set and 2 runs") is such a text: ``contract_text`` is its one writer, used by the checker,
-the score pad and the rules pages' schedule table. No word has two sources. Ten English
-texts stand in both files ("Players", "Deal", "Going out", ...), each time for two roles
-that other languages say differently: a table's heading or a payment row here, a page title
-or a button there (Finnish "Pelaajia" over a count of players, "Pelaajat" as a title; German
-"Fürs Fertigwerden" as a payment row, "Fertig werden" as the checker's answer).
+the score pad and the rules pages' schedule table. No word has two sources: a word the
+pages share with the interface in the same role comes from the catalogue (``FROM_CATALOGUE``).
+Five English texts still stand in both files ("Players", "Deals", "went out", "Going out"),
+each for two roles that other languages say differently: a table's heading or a payment row
+here, a page title or a button there (Finnish "Pelaajia" over a count of players, "Pelaajat"
+as a title; German "Fürs Fertigwerden" as a payment row, "Fertig werden" as the checker's
+answer).
 
 TOML files are loaded once per process and language.
 """
@@ -37,6 +39,17 @@ CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 DEFAULT_LANG = "en"
 
 
+# Words the rules pages share with the interface, in the same role: their one source is the
+# catalogue (.po), and the pages take them from it.
+FROM_CATALOGUE = {
+    ("page", "rules"): "Rules",
+    ("options", "default"): "Default",
+    ("tables", "deal"): "Deal",
+    ("tables", "player"): "Player",
+    ("tables", "penalty"): "Penalty",
+}
+
+
 @cache
 def words(lang: str) -> dict[str, Any]:
     """The words of one language; a language without its file falls back to English."""
@@ -44,7 +57,11 @@ def words(lang: str) -> dict[str, Any]:
     if not path.exists():
         path = CONTENT_DIR / "words" / f"{DEFAULT_LANG}.toml"
     with path.open("rb") as f:
-        return tomllib.load(f)
+        found = tomllib.load(f)
+    with translation.override(lang):
+        for (section, key), text in FROM_CATALOGUE.items():
+            found.setdefault(section, {})[key] = gettext(text)
+    return found
 
 
 def rank_text(c: Card, lang: str) -> str:
