@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils import formats
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -239,6 +240,46 @@ def parse_schedule_text(text: str) -> list[dict[str, int]]:
     return rows
 
 
+MONEY = re.compile(r"-?(?:[0-9]{1,7}(?:[.,][0-9]{1,2})?|[.,][0-9]{1,2})")
+
+
+class MoneyField(forms.DecimalField):
+    """An amount of money as people type it: with the page language's decimal separator or
+    a point (0,10 and 0.10 in German, 0.10 in English), never read as something else: a
+    thousands separator, two separators or a third decimal are refused with a message."""
+
+    widget = forms.TextInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", Decimal("0.01"))
+        super().__init__(max_digits=9, decimal_places=2, **kwargs)
+        self.error_messages["invalid"] = _(
+            "Write the amount with at most two decimals after a comma or a point, e.g. 0,10 "
+            "or 0.10, and no thousands separator."
+        )
+        self.error_messages["min_value"] = _("The amount is at least 0.01.")
+        self.error_messages["max_digits"] = self.error_messages["invalid"]
+
+    def widget_attrs(self, widget):
+        return {"inputmode": "decimal", "autocomplete": "off", "spellcheck": "false"}
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, Decimal | int):
+            return super().to_python(value)
+        text = str(value).strip().replace("\u00a0", "").replace(" ", "")
+        if not MONEY.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(text.replace(",", "."))
+
+    def prepare_value(self, value):
+        """Shown as the page's language writes it (0,10 in German)."""
+        if isinstance(value, Decimal):
+            return formats.number_format(value, 2, use_l10n=True)
+        return value
+
+
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Game"),
@@ -258,14 +299,10 @@ class NewGameForm(forms.Form):
             "of a run, e.g. “8 1 1” or “10 0 2 3 5”."
         ),
     )
-    value_per_point = forms.DecimalField(
+    value_per_point = MoneyField(
         label=_("Money per point (optional)"),
         required=False,
-        min_value=Decimal("0.01"),
-        max_digits=9,
-        decimal_places=2,
         help_text=_("For the settle-up at the end, e.g. 0.10."),
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
     )
 
     def __init__(self, *args, seats: SeatList, **kwargs):
@@ -693,13 +730,7 @@ def deal_form_class(game: Game) -> type[DealForm]:
 
 
 class SettleForm(forms.Form):
-    per_point = forms.DecimalField(
-        label=_("Money per point"),
-        min_value=Decimal("0.01"),
-        max_digits=9,
-        decimal_places=2,
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
-    )
+    per_point = MoneyField(label=_("Money per point"))
 
 
 UNSTORABLE_MESSAGE = _(

@@ -59,7 +59,7 @@ def test_the_settle_up_uses_the_value_set_at_the_start(creator, played):
 def test_a_bad_value_per_point_is_refused_in_place(creator, played):
     end(creator, played)
     body = creator.get(url(played) + "?per_point=-1").content.decode()
-    assert "Ensure this value is greater than or equal to 0.01." in body
+    assert "The amount is at least 0.01." in body
     assert "pays" not in body
 
 
@@ -83,3 +83,41 @@ def test_a_penalty_game_is_won_by_the_lowest_total(client):
     body = client.get(url(game)).content.decode()
     assert "Winner: Cleo" in body  # 15, against Anna 50 and Ben 30
     assert "Settle up" not in body
+
+
+@pytest.mark.parametrize("typed", ["0,10", "0.10", " 0,1 "])
+def test_a_german_settle_up_reads_a_decimal_comma_and_a_point(creator, played, typed):
+    end(creator, played)
+    path = url(played).replace("/en/", "/de/")
+    body = creator.get(path, {"per_point": typed}).content.decode()
+    assert "Cleo zahlt 1,40 an Ben" in body and "Anna zahlt 0,20 an Ben" in body
+
+
+def test_the_amount_set_at_the_start_is_shown_as_german_writes_it(creator, played):
+    Game.objects.filter(pk=played.pk).update(value_per_point=Decimal("0.50"))
+    end(creator, played)
+    body = creator.get(url(played).replace("/en/", "/de/")).content.decode()
+    assert 'value="0,50"' in body and "Cleo zahlt 7,00 an Ben" in body
+
+
+@pytest.mark.parametrize("typed", ["1.000,50", "0,105", "1,2,3", "zehn", "0.10€"])
+def test_an_amount_it_cannot_read_is_refused_with_a_message(creator, played, typed):
+    end(creator, played)
+    body = creator.get(url(played), {"per_point": typed}).content.decode()
+    assert "Write the amount with at most two decimals" in body
+    assert "pays" not in body
+
+
+def test_money_per_point_at_the_start_reads_the_german_decimal_comma(client, db):
+    answer = client.post(
+        "/de/games/new/",
+        {
+            "variant": "classic",
+            "op": "start",
+            "seat": ["n:Åsa", "n:Ben"],
+            "first_dealer": "draw",
+            "value_per_point": "0,10",
+        },
+    )
+    assert answer.status_code == 302
+    assert Game.objects.get().value_per_point == Decimal("0.10")
