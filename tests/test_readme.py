@@ -5,7 +5,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -69,31 +68,6 @@ def test_each_readme_example_runs_as_printed(served_once, tmp_path, number):
         assert answer["deal"] == 3 and answer["can_open"] is True
     else:
         assert answer["variant"] == "romme" and answer["can_open"] is True
-
-
-def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
-    """A key file in data/ serves management commands; the WSGI app still needs SECRET_KEY."""
-    (tmp_path / "secret_key").write_text("k" * 60)
-    env = {**clean_env(tmp_path), "DATA_DIR": str(tmp_path)}
-    wsgi = subprocess.run(
-        [sys.executable, "-c", "import continental.wsgi"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert wsgi.returncode != 0
-    assert "SECRET_KEY must be set" in wsgi.stderr
-    command = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert command.returncode == 0, command.stderr
 
 
 def test_the_contributing_commands_name_tests_and_tools_that_exist():

@@ -6,38 +6,45 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def python(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """The project's Python in a fresh process at the repository root, with only ``env``."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def bare_env(tmp_path: Path) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DATA_DIR": str(tmp_path)}
+
+
 def test_check_deploy_reports_nothing_with_production_settings(tmp_path):
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        **bare_env(tmp_path),
         "SECRET_KEY": "a-long-random-production-secret-" + "x9Kq2LmZp4" * 4,
         "ALLOWED_HOSTS": "continental.example",
         "SECURE": "true",
-        "DATA_DIR": str(tmp_path),
     }
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = python(["manage.py", "check", "--deploy", "--fail-level", "DEBUG"], env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
 def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off(tmp_path):
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DATA_DIR": str(tmp_path)}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = python(["manage.py", "check"], bare_env(tmp_path))
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_the_web_server_never_starts_on_the_kept_key(tmp_path):
+    """A key file in data/ serves management commands (the README's examples after serve);
+    the WSGI app still needs SECRET_KEY."""
+    (tmp_path / "secret_key").write_text("k" * 60)
+    env = {**bare_env(tmp_path), "HOME": str(tmp_path)}
+    wsgi = python(["-c", "import continental.wsgi"], env)
+    assert wsgi.returncode != 0
+    assert "SECRET_KEY must be set" in wsgi.stderr
+    command = python(["manage.py", "check"], env)
+    assert command.returncode == 0, command.stderr
 
 
 def test_the_master_loads_templates_and_pages_without_touching_the_database():
