@@ -18,9 +18,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from .. import conflicts
 from ..access import Access, actor, game_view, resolve
 from ..forms import DealForm, deal_form_class, once_token
-from ..models import AlreadyDone, Game, GameEvent, StaleVersion
+from ..models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
 from .common import game_url, render_game, to_sheet
 
 INFO, ERROR = messages.INFO, messages.ERROR
@@ -57,7 +58,14 @@ def _done(request: HttpRequest, access: Access, outcome: str, message: str, leve
     return to_sheet(access)
 
 
-def _panel(access: Access, form: DealForm, url: str, number: int | None, preview: bool = False):
+def _panel(
+    access: Access,
+    form: DealForm,
+    url: str,
+    number: int | None,
+    preview: bool = False,
+    **extra,
+):
     next_number = len(access.game.deals.all()) + 1
     return {
         "kind": "deal",
@@ -68,6 +76,7 @@ def _panel(access: Access, form: DealForm, url: str, number: int | None, preview
         "is_classic": access.game.variant_id == "classic",
         "next_number": next_number,
         "spec": access.game.deal_spec(number or next_number),
+        **extra,
     }
 
 
@@ -78,6 +87,14 @@ def _deal_form(access: Access, data=None, initial=None) -> DealForm:
     return form_class(
         data, initial={**base, **(initial or {})}, game=game, seats=list(game.seats.all())
     )
+
+
+def _stored_form(access: Access, deal: Deal) -> DealForm:
+    """The correction form of ``deal`` as it is stored, its ``base`` the same values."""
+    initial = deal_form_class(access.game).initial_from(deal)
+    form = _deal_form(access, initial={**initial, "number": deal.number})
+    form.initial["base"] = conflicts.encode(conflicts.form_values(form))
+    return form
 
 
 def _preview_only(request: HttpRequest) -> bool:
@@ -147,18 +164,95 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
             return _done(request, fresh, "gone", _ended(), ERROR)
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", _stale_notice())
-        rebound = request.POST.copy()
-        rebound["version"] = str(fresh.game.version)
-        form = _deal_form(fresh, rebound)
-        form.is_valid()
+        if number:
+            return _merged_correction(request, fresh, form, url, number)
+        return _recorded_meanwhile(request, fresh, form, url)
+    return _done(request, access, "saved", done)
+
+
+def _merged_correction(
+    request: HttpRequest, fresh: Access, mine: DealForm, url: str, number: int
+) -> HttpResponse:
+    """A correction that met another phone's change: the deal as saved now, with this
+    phone's own changes on top, the fields where the two differ marked; not saved yet."""
+    deal = next(d for d in fresh.game.deals.all() if d.number == number)
+    theirs = _stored_form(fresh, deal)
+    merge = conflicts.merge_forms(conflicts.decode(request.POST.get("base")), mine, theirs)
+    data = conflicts.as_data(
+        merge.values,
+        version=str(fresh.game.version),
+        once=request.POST.get("once", ""),
+        number=str(number),
+        base=theirs.initial["base"],
+    )
+    form = _deal_form(fresh, data)
+    form.is_valid()
+    if merge.differences:
+        notice = _(
+            "Another phone corrected deal %(n)d while you were entering this. The form now "
+            "shows its correction with your changes on top; where the two phones differ, "
+            "both values are marked. Check and save again."
+        ) % {"n": number}
+    else:
+        notice = _(
+            "Another phone corrected deal %(n)d while you were entering this. The form now "
+            "shows its correction with your changes on top. Check and save again."
+        ) % {"n": number}
+    conflict = {"kind": "correction", "differences": merge.differences, "taken": merge.taken}
+    return render_game(
+        request,
+        fresh,
+        panel=_panel(fresh, form, url, number, conflict=conflict),
+        notice=notice,
+        status=409,
+    )
+
+
+def _recorded_meanwhile(
+    request: HttpRequest, fresh: Access, mine: DealForm, url: str
+) -> HttpResponse:
+    """A new deal that met another phone's change: when a deal was recorded meanwhile under
+    the number this phone meant, it is shown, and the player says whether this entry is
+    another deal or the same one. Nothing is saved without a tap."""
+    deals = list(fresh.game.deals.all())
+    meant = mine.cleaned_data.get("number") if hasattr(mine, "cleaned_data") else None
+    number = meant if meant and meant <= len(deals) else (len(deals) if meant is None else 0)
+    rebound = request.POST.copy()
+    rebound["version"] = str(fresh.game.version)
+    rebound["number"] = str(len(deals) + 1)
+    rebound.pop("base", None)
+    form = _deal_form(fresh, rebound)
+    form.is_valid()
+    if not number:
         return render_game(
             request,
             fresh,
-            panel=_panel(fresh, form, url, number),
+            panel=_panel(fresh, form, url, None),
             notice=_stale_notice(),
             status=409,
         )
-    return _done(request, access, "saved", done)
+    deal = deals[number - 1]
+    seats = list(fresh.game.seats.all())
+    recorded = deal.scores_by_position({s.pk: s.position for s in seats})
+    same = form.result is not None and form.result.scores == recorded
+    conflict = {
+        "kind": "recorded",
+        "number": number,
+        "ledger": [(s, recorded.get(s.position, 0)) for s in seats],
+        "same": same,
+        "edit_url": game_url(fresh.token, "deal-edit", number=number),
+    }
+    notice = _(
+        "Another phone recorded deal %(n)d while you were entering this. "
+        "Is yours another deal, or the same one?"
+    ) % {"n": number}
+    return render_game(
+        request,
+        fresh,
+        panel=_panel(fresh, form, url, None, conflict=conflict),
+        notice=notice,
+        status=409,
+    )
 
 
 def _used_once(request: HttpRequest, access: Access) -> bool:
@@ -193,7 +287,7 @@ def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
         return _save_deal(request, access, None)
     if _preview_only(request):
         return _preview(request, access, None)
-    form = _deal_form(access)
+    form = _deal_form(access, initial={"number": len(game.deals.all()) + 1})
     return render_game(request, access, panel=_panel(access, form, request.path, None))
 
 
@@ -207,8 +301,7 @@ def deal_edit(request: HttpRequest, access: Access, number: int) -> HttpResponse
         return _save_deal(request, access, number)
     if _preview_only(request):
         return _preview(request, access, number)
-    form_class = deal_form_class(access.game)
-    form = _deal_form(access, initial=form_class.initial_from(deal))
+    form = _stored_form(access, deal)
     return render_game(request, access, panel=_panel(access, form, request.path, number))
 
 
