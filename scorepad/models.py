@@ -268,6 +268,37 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
 
+    def restore_deal(
+        self,
+        result: DealResult,
+        number: int,
+        *,
+        source: GameEvent,
+        version: int,
+        once: str,
+        actor: Actor,
+    ):
+        """Bring back a deal that was undone or deleted (``source``, its history entry) at
+        the number it had: the later deals move down one row."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            count = game.deals.count()
+            if game.is_finished or game.is_complete(count):
+                raise StaleVersion
+            at = min(number, count + 1)
+            later = Deal.objects.filter(game=game, number__gte=at)
+            later.update(number=-(F("number") + 1))
+            Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
+            deal = Deal(game=game, number=at)
+            deal.set_result(result)
+            deal.save()
+            deal.save_scores(result)
+            if game.is_complete(count + 1):
+                game.finish()
+            return {"deal_number": at, "after": deal.snapshot(result), "source": source.pk}
+
+        return self.change(version=version, once=once, actor=actor, kind="restored", apply=apply)
+
     def undo_last_deal(self, *, version: int, once: str, actor: Actor):
         last = self.deals.order_by("-number").values_list("number", flat=True).first()
         if last is None:
@@ -444,6 +475,7 @@ class GameEvent(models.Model):
         "edited": _("Deal edited"),
         "deleted": _("Deal deleted"),
         "undone": _("Last deal undone"),
+        "restored": _("Deal brought back"),
         "finished": _("Game ended"),
         "resumed": _("Game resumed"),
         "link_replaced": _("Link replaced"),

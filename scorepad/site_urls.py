@@ -33,6 +33,8 @@ urlpatterns = [
     path("games/<token:token>/end/", deals.game_end, name="game-end"),
     path("games/<token:token>/deals/new/", deals.deal_new, name="deal-new"),
     path("games/<token:token>/deals/undo/", deals.deal_undo, name="deal-undo"),
+    path("games/<token:token>/deals/redo/", deals.deal_redo, name="deal-redo"),
+    path("games/<token:token>/deals/restore/", deals.deal_restore, name="deal-restore"),
     path("games/<token:token>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
     path("games/<token:token>/deals/<int:number>/delete/", deals.deal_delete, name="deal-delete"),
 ]

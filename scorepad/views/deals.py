@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import conflicts
 from ..access import Access, actor, game_view, resolve
-from ..forms import DealForm, deal_form_class, once_token
+from ..forms import DealForm, deal_form_class, once_token, small_int
 from ..models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
 from .common import game_url, render_game, to_sheet
 
@@ -317,7 +317,9 @@ def _gone(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     return _done(request, access, "gone", _("Deal %(n)d no longer exists.") % {"n": number}, ERROR)
 
 
-def _simple_change(request: HttpRequest, access: Access, change, done: str) -> HttpResponse:
+def _simple_change(
+    request: HttpRequest, access: Access, change, done: str, tags: str = ""
+) -> HttpResponse:
     """A POST that changes the game without a form to fill: version and token only."""
     try:
         version = int(request.POST.get("version", ""))
@@ -337,6 +339,9 @@ def _simple_change(request: HttpRequest, access: Access, change, done: str) -> H
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", _stale_notice())
         return render_game(request, fresh, notice=_stale_notice(), status=409)
+    if tags and not from_outbox(request):
+        messages.add_message(request, messages.SUCCESS, done, extra_tags=tags)
+        return to_sheet(access)
     return _done(request, access, "saved", done)
 
 
@@ -364,8 +369,85 @@ def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
             return _done(request, access, "already", _already_done(), INFO)
         return _done(request, access, "gone", _("There is no deal to undo."), INFO)
     return _simple_change(
-        request, access, access.game.undo_last_deal, _("Deal %(n)d undone.") % {"n": number}
+        request,
+        access,
+        access.game.undo_last_deal,
+        _("Deal %(n)d undone.") % {"n": number},
+        tags="redo",
     )
+
+
+BROUGHT_BACK_KINDS = ("undone", "deleted")
+
+
+def _restored_result(access: Access, event: GameEvent) -> DealForm:
+    """The deal an undo or delete took away, entered again through its form and the engine
+    (the game's rules are the same), so it comes back exactly as it was scored."""
+    before = event.details.get("before") or {}
+    taken = Deal(
+        status=before.get("status", Deal.Status.SCORED),
+        went_out=before.get("went_out"),
+        handromme=bool(before.get("handromme")),
+        entry=before.get("entry") or {},
+    )
+    initial = deal_form_class(access.game).initial_from(taken)
+    values = conflicts.form_values(_deal_form(access, initial=initial))
+    form = _deal_form(access, conflicts.as_data(values, version="0", once="restore"))
+    form.is_valid()
+    return form
+
+
+def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -> HttpResponse:
+    if _used_once(request, access):
+        return _done(request, access, "already", _already_done(), INFO)
+    game = access.game
+    if event is None or event.kind not in BROUGHT_BACK_KINDS:
+        return _done(request, access, "gone", _("There is no deal to bring back."), INFO)
+    if GameEvent.objects.filter(game=game, kind="restored", details__source=event.pk).exists():
+        return _done(
+            request,
+            access,
+            "gone",
+            _("Deal %(n)d was brought back already.") % {"n": event.deal_number},
+            INFO,
+        )
+    if game.is_finished or game.is_complete(len(game.deals.all())):
+        return _done(request, access, "gone", _ended(), ERROR)
+    form = _restored_result(access, event)
+    if form.result is None:
+        return _done(
+            request,
+            access,
+            "invalid",
+            _("Deal %(n)d cannot be brought back: its entry no longer adds up.")
+            % {"n": event.deal_number},
+            ERROR,
+        )
+
+    def change(**kwargs):
+        return game.restore_deal(form.result, event.deal_number, source=event, **kwargs)
+
+    count = len(game.deals.all())
+    number = min(event.deal_number, count + 1)
+    return _simple_change(request, access, change, _("Deal %(n)d brought back.") % {"n": number})
+
+
+@require_POST
+@game_view(editor=True)
+def deal_redo(request: HttpRequest, access: Access) -> HttpResponse:
+    """Redo, offered beside the message of an undo: the deal that undo took away, back.
+    The form carries the version right after the undo: after any other change it is stale."""
+    last = access.game.events.filter(kind="undone").order_by("-pk").first()
+    return _bring_back(request, access, last)
+
+
+@require_POST
+@game_view(editor=True)
+def deal_restore(request: HttpRequest, access: Access) -> HttpResponse:
+    """From the history: bring back a deal that was undone or deleted."""
+    event_id = small_int(request.POST.get("event", ""))
+    event = access.game.events.filter(pk=event_id).first() if event_id else None
+    return _bring_back(request, access, event)
 
 
 @require_POST

@@ -89,7 +89,12 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
     names = {str(s.position): s.player.name for s in game.seats.all()}
     lang = request.LANGUAGE_CODE
     events = []
-    for event in game.events.all()[:300]:
+    kept = list(game.events.all()[:300])
+    restored = {e.details.get("source") for e in kept if e.kind == "restored"}
+    open_slot = (
+        access.can_edit and not game.is_finished and not game.is_complete(game.deals.count())
+    )
+    for event in kept:
         changes = []
         before = event.details.get("before", {}).get("scores", {})
         after = event.details.get("after", {}).get("scores", {})
@@ -108,6 +113,9 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
                 "draw": draw,
                 "before": _describe(event.details.get("before", {}), names),
                 "after": _describe(event.details.get("after", {}), names),
+                "bring_back": open_slot
+                and event.kind in ("undone", "deleted")
+                and event.pk not in restored,
             }
         )
     return render(
@@ -117,6 +125,7 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
             "access": access,
             "game": game,
             "events": events,
+            "once": once_token(),
             "variant_name": NAMES[game.variant_id],
             "is_classic": game.variant_id == "classic",
         },
