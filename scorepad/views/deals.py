@@ -21,7 +21,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import conflicts
 from ..access import Access, actor, game_view, resolve
 from ..forms import DealForm, deal_form_class, once_token, small_int
-from ..models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
+from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
+from ..sheet import players_of_deals
 from .common import game_url, render_game, to_sheet
 
 INFO, ERROR = messages.INFO, messages.ERROR
@@ -80,19 +81,34 @@ def _panel(
     }
 
 
-def _deal_form(access: Access, data=None, initial=None) -> DealForm:
+def _seats(access: Access, number: int | None) -> list[Seat]:
+    """Who a deal form is for: the players of deal ``number``, or those at the table now."""
+    game = access.game
+    deals = list(game.deals.all())
+    if number and number <= len(deals):
+        playing = players_of_deals(game, deals[:number])[-1]
+        return [s for s in game.seats.all() if s.position in playing]
+    return game.playing_seats()
+
+
+def _deal_form(
+    access: Access, data=None, initial=None, number: int | None = None, seats=None
+) -> DealForm:
     game = access.game
     form_class = deal_form_class(game)
     base = {"version": game.version, "once": once_token()}
     return form_class(
-        data, initial={**base, **(initial or {})}, game=game, seats=list(game.seats.all())
+        data,
+        initial={**base, **(initial or {})},
+        game=game,
+        seats=seats if seats is not None else _seats(access, number),
     )
 
 
 def _stored_form(access: Access, deal: Deal) -> DealForm:
     """The correction form of ``deal`` as it is stored, its ``base`` the same values."""
     initial = deal_form_class(access.game).initial_from(deal)
-    form = _deal_form(access, initial={**initial, "number": deal.number})
+    form = _deal_form(access, initial={**initial, "number": deal.number}, number=deal.number)
     form.initial["base"] = conflicts.encode(conflicts.form_values(form))
     return form
 
@@ -103,7 +119,7 @@ def _preview_only(request: HttpRequest) -> bool:
 
 def _preview(request: HttpRequest, access: Access, number: int | None) -> HttpResponse:
     """The live result of a deal form being filled in (htmx GET: it changes nothing)."""
-    form = _deal_form(access, request.GET)
+    form = _deal_form(access, request.GET, number=number)
     form.is_valid()
     return render(
         request,
@@ -119,7 +135,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
         if number
         else game_url(access.token, "deal-new")
     )
-    form = _deal_form(access, request.POST)
+    form = _deal_form(access, request.POST, number=number)
     valid = form.is_valid()
     if from_outbox(request) and not valid:
         errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
@@ -185,7 +201,7 @@ def _merged_correction(
         number=str(number),
         base=theirs.initial["base"],
     )
-    form = _deal_form(fresh, data)
+    form = _deal_form(fresh, data, number=number)
     form.is_valid()
     if merge.differences:
         notice = _(
@@ -233,12 +249,13 @@ def _recorded_meanwhile(
         )
     deal = deals[number - 1]
     seats = list(fresh.game.seats.all())
-    recorded = deal.scores_by_position({s.pk: s.position for s in seats})
+    by_pk = {s.pk: s for s in seats}
+    recorded = {by_pk[score.seat_id].position: score.points for score in deal.scores.all()}
     same = form.result is not None and form.result.scores == recorded
     conflict = {
         "kind": "recorded",
         "number": number,
-        "ledger": [(s, recorded.get(s.position, 0)) for s in seats],
+        "ledger": [(s, recorded[s.position]) for s in seats if s.position in recorded],
         "same": same,
         "edit_url": game_url(fresh.token, "deal-edit", number=number),
     }
@@ -391,8 +408,11 @@ def _restored_result(access: Access, event: GameEvent) -> DealForm:
         entry=before.get("entry") or {},
     )
     initial = deal_form_class(access.game).initial_from(taken)
-    values = conflicts.form_values(_deal_form(access, initial=initial))
-    form = _deal_form(access, conflicts.as_data(values, version="0", once="restore"))
+    played = {int(pos) for pos in before.get("scores") or {}}
+    seats = [s for s in access.game.seats.all() if s.position in played] or None
+    values = conflicts.form_values(_deal_form(access, initial=initial, seats=seats))
+    data = conflicts.as_data(values, version="0", once="restore")
+    form = _deal_form(access, data, seats=seats)
     form.is_valid()
     return form
 

@@ -82,6 +82,33 @@ def _describe(side: dict, names: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
+def _table_note(event) -> str:
+    """One line for a change of the table: who joined, left, came back or was renamed, the target."""
+    d = event.details
+    if event.kind == "joined":
+        return _("%(name)s sat down, starting with %(n)d.") % {
+            "name": d.get("name"),
+            "n": d.get("start", 0),
+        }
+    if event.kind in ("left", "returned"):
+        return str(d.get("name", ""))
+    if event.kind == "renamed":
+        return _("%(before)s is now called %(after)s.") % {
+            "before": d.get("before"),
+            "after": d.get("after"),
+        }
+    if event.kind == "target":
+        parts = []
+        if d.get("score"):
+            parts.append(_("a total of %(n)d") % {"n": d["score"]})
+        if d.get("deals"):
+            parts.append(_("%(n)d deals") % {"n": d["deals"]})
+        return ", ".join(parts) or _("no target")
+    if d.get("target"):
+        return _("The target was reached: the game ended.")
+    return ""
+
+
 @require_GET
 @game_view()
 def game_history(request: HttpRequest, access: Access) -> HttpResponse:
@@ -113,6 +140,7 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
                 "draw": draw,
                 "before": _describe(event.details.get("before", {}), names),
                 "after": _describe(event.details.get("after", {}), names),
+                "note": _table_note(event),
                 "bring_back": open_slot
                 and event.kind in ("undone", "deleted")
                 and event.pk not in restored,
