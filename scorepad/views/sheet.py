@@ -102,7 +102,7 @@ def _table_note(event) -> str:
         if d.get("score"):
             parts.append(_("a total of %(n)d") % {"n": d["score"]})
         if d.get("deals"):
-            parts.append(_("%(n)d deals") % {"n": d["deals"]})
+            parts.append(_("after deal %(n)d") % {"n": d["deals"]})
         return ", ".join(parts) or _("no target")
     if d.get("target"):
         return _("The target was reached: the game ended.")
