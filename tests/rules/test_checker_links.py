@@ -16,7 +16,9 @@ from tests.factories import GameFactory
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "check-result"}
-SPANISH_HAND = "AS 2S 3S 4S 5H 6H 7H 8H 9D 10D JD QD KC KC"  # deal 7 deals 12: 14 after drawing and a take
+SPANISH_HAND = (
+    "AS 2S 3S 4S 5H 6H 7H 8H 9D 10D JD QD KC KC"  # deal 7 deals 12: 14 after drawing and a take
+)
 
 
 def game_link(game, token: str = "", next_deal=None) -> str:
