@@ -15,13 +15,21 @@ from typing import Any
 
 # A token is the path segment after /games/ (TokenConverter in scorepad/site_urls.py:
 # 20-64 of [A-Za-z0-9_-]); a percent-encoded one reaches the game too, so it is masked too.
-TOKEN = re.compile(r"(?<=/games/)(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){20,}")
+# The path may itself be percent-encoded, as in the hand checker's ``back=%2Fen%2Fgames%2F...``
+# (the way back to the sheet, which a form sends with its slashes encoded).
+TOKEN = re.compile(
+    r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff]))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
+)
 MASK = "<token>"
+
+
+def _has_games(text: str) -> bool:
+    return "/games/" in text or "games%2" in text
 
 
 def mask(text: str) -> str:
     """``text`` with every game token after ``/games/`` replaced by ``<token>``."""
-    return TOKEN.sub(MASK, text) if "/games/" in text else text
+    return TOKEN.sub(MASK, text) if _has_games(text) else text
 
 
 def _masked(value: Any) -> Any:
@@ -32,7 +40,7 @@ def _masked(value: Any) -> Any:
     if value is None or isinstance(value, int | float | bool):
         return value
     text = str(value)
-    return mask(text) if "/games/" in text else value
+    return mask(text) if _has_games(text) else value
 
 
 class MaskTokens(logging.Filter):
@@ -41,7 +49,7 @@ class MaskTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
             record.msg = mask(record.msg)
-        elif record.msg is not None and "/games/" in str(record.msg):
+        elif record.msg is not None and _has_games(str(record.msg)):
             record.msg = mask(str(record.msg))
         args = record.args
         if isinstance(args, dict):

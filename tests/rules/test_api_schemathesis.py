@@ -1,7 +1,7 @@
 """schemathesis drives ``POST /api/check`` from its own OpenAPI document (bounded: 300
 examples a phase, a fixed seed): no 500, every answer as documented, every request outside
 the schema refused, and every request inside it answered 200, except for the refusals the
-document names because no schema can say them (copies of a card beyond the decks, a deal
+document names because no schema can say them (copies of a card beyond the decks, in the hand or with the seen cards, a deal
 past the end of a custom schedule, a custom contract that needs more cards than dealt)."""
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 BEYOND_THE_SCHEMA = re.compile(
     r"jokers, but the game has only"
     r"|× \S+, but \d+ decks hold only"
+    r"|the hand and the seen cards hold \d+ × \S+, but the decks hold only"
     r"|deal must be a number from 1 to \d+"
     r"|the contract needs \d+ cards but only \d+ are dealt"
     r"|a hand after drawing holds \d+ to \d+"  # a custom schedule's deal
