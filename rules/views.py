@@ -65,6 +65,8 @@ def _variant_page(request: HttpRequest, variant_id: str, kind: str) -> HttpRespo
             "variant": variant,
             "game": game,
             "house_rules": pages.house_rule_rows(variant, lang, game),
+            "option_errors": pages.error_texts(variant, lang, game, named=kind == pages.SUMMARY),
+            "summary": kind == pages.SUMMARY,
             "this_game": next(g for g in games if g["id"] == variant_id),
             "other_games": [g for g in games if g["id"] != variant_id],
         },

@@ -300,3 +300,17 @@ def house_rule_rows(variant: Variant, lang: str, game: GameOptions) -> list[dict
             )
         rows.append(row)
     return rows
+
+
+def error_texts(variant: Variant, lang: str, game: GameOptions, *, named: bool) -> list[str]:
+    """What of the link could not be read, as ``game_options`` names it (``name=value``), or,
+    ``named``, with a known option's label in the page's language (``Label: value``): the
+    printable summary speaks the reader's words, not the engine's keys."""
+    if not named:
+        return list(game.errors)
+    known = {spec.name for spec in variant.options}
+    texts = []
+    for error in game.errors:
+        name, sep, value = error.partition("=")
+        texts.append(f"{option_words(name, lang)[0]}: {value}" if sep and name in known else error)
+    return texts
