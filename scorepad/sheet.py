@@ -7,6 +7,8 @@ running totals as an inline SVG chart.
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -68,6 +70,15 @@ class DealInfo:
 
 
 @dataclass
+class Head:
+    """A player's column heading: the player's mark, and the label when the name is cut."""
+
+    seat: Seat
+    mark: int  # .m0 ... .m11: the same colour and shape on the sheet, the standings, the chart
+    short: str | None  # what the heading shows of a name too long for its column; None: all
+
+
+@dataclass
 class Sheet:
     game: Game
     seats: list[Seat]
@@ -76,6 +87,20 @@ class Sheet:
     standings: list[tuple[Seat, Standing]]
     next_deal: DealInfo | None
     leaders: set[int] = field(default_factory=set)  # seat positions in first place
+    heads: list[Head] = field(default_factory=list)  # in seat order
+
+    @property
+    def density(self) -> str:
+        """The sheet's class for its number of columns: "snug" and "tight" set smaller type
+        and narrower columns, to go with the shorter labels of ``label_length``."""
+        players = len(self.seats)
+        return "" if players <= 4 else "snug" if players <= 8 else "tight"
+
+    @property
+    def ranked(self) -> list[tuple[Seat, Standing, int]]:
+        """The standings with each player's mark."""
+        marks = {head.seat.position: head.mark for head in self.heads}
+        return [(seat, st, marks[seat.position]) for seat, st in self.standings]
 
     @property
     def deal_count(self) -> int:
@@ -175,6 +200,11 @@ def build_sheet(game: Game) -> Sheet:
             of=game.total_deals,
         )
     leaders = {st.player for st in ranked if st.place == 1} if deals else set()
+    labels = short_names([seat.player.name for seat in seats])
+    heads = [
+        Head(seat=seat, mark=i % MARKS, short=label if label != seat.player.name else None)
+        for i, (seat, label) in enumerate(zip(seats, labels, strict=True))
+    ]
     return Sheet(
         game=game,
         seats=seats,
@@ -183,39 +213,133 @@ def build_sheet(game: Game) -> Sheet:
         standings=table,
         next_deal=next_deal,
         leaders=leaders,
+        heads=heads,
     )
+
+
+# --- the column headings --------------------------------------------------------------------
+
+
+def label_length(players: int) -> int | None:
+    """How many characters of a name a column heading shows on a phone (390 px wide) with
+    this many players; None: the whole name (up to four players, the column has room)."""
+    if players <= 4:
+        return None
+    if players <= 6:
+        return 5
+    if players <= 8:
+        return 3
+    return 2
+
+
+def short_names(names: list[str]) -> list[str]:
+    """The column headings of these players: the whole names, or, when many players share
+    the phone's width, labels of at most ``label_length`` characters, all different: the
+    first name, else the initials, else the first initial and the family name, else the
+    first and last letters, else a number. The full name is always given beside the label (title, screen readers)."""
+    length = label_length(len(names))
+    if length is None:
+        return list(names)
+    options = [_label_options(name, length) for name in names]
+    chosen = [0] * len(names)
+    for _ in range(4):  # each round moves every clashing name on to its next option
+        labels = [opts[i] for opts, i in zip(options, chosen, strict=True)]
+        clashes = _clashing(labels)
+        moved = False
+        for k in clashes:
+            if chosen[k] + 1 < len(options[k]):
+                chosen[k] += 1
+                moved = True
+        if not moved:
+            break
+    labels = [opts[i] for opts, i in zip(options, chosen, strict=True)]
+    for number, k in enumerate(sorted(_clashing(labels)), start=1):  # the same name twice
+        tail = str(number)
+        labels[k] = labels[k][: max(1, length - len(tail))] + tail
+    return labels
+
+
+def _clashing(labels: list[str]) -> list[int]:
+    seen: dict[str, list[int]] = {}
+    for k, label in enumerate(labels):
+        seen.setdefault(label.casefold(), []).append(k)
+    return [k for group in seen.values() if len(group) > 1 for k in group]
+
+
+def _label_options(name: str, length: int) -> list[str]:
+    words = unicodedata.normalize("NFC", name).split() or [name]
+    options = [words[0][:length]]
+    if len(words) > 1:
+        options.append("".join(word[0] for word in words)[:length])
+        options.append((words[0][0] + words[-1])[:length])
+    options.append("".join(words)[:length])
+    if length > 1:
+        options.append(words[0][0] + words[-1][1:][-(length - 1) :])  # Ben, Bea: Bn, Ba
+    return list(dict.fromkeys(options))  # in order, each once
 
 
 # --- the chart ------------------------------------------------------------------------------
 
 CHART_WIDTH = 320
-CHART_HEIGHT = 180
-CHART_PAD = 8
-CHART_COLOURS = 12  # CSS classes .series-0 ... .series-11
+CHART_HEIGHT = 200
+PLOT_LEFT = 30  # room for the values of the axis
+PLOT_RIGHT = 8
+PLOT_TOP = 8
+PLOT_BOTTOM = 18  # room for the deal numbers
+MARKS = 12  # .m0 ... .m11 in static/css/app.css: a colour and a shape each
+
+# The players' marks, drawn in a box of 10 by 10: a circle, a square, a triangle, a diamond,
+# a triangle upside down and a cross, filled (marks 0 to 5) and hollow (6 to 11, the same
+# shapes with a hole, on a dashed line). The stylesheet cuts the same shapes for the sheet's
+# headings and the legends (``clip-path: path(evenodd, ...)``; a test keeps them equal), so
+# a player is told apart by shape and fill as well as by colour.
+SHAPES = (
+    ("M5 .5A4.5 4.5 0 1 1 5 9.5A4.5 4.5 0 1 1 5 .5Z", "M5 3A2 2 0 1 0 5 7A2 2 0 1 0 5 3Z"),
+    ("M1 1H9V9H1Z", "M3.3 3.3V6.7H6.7V3.3Z"),
+    ("M5 0L10 9H0Z", "M5 3.6L7 7.2H3Z"),
+    ("M5 0L10 5L5 10L0 5Z", "M5 2.8L7.2 5L5 7.2L2.8 5Z"),
+    ("M0 1H10L5 10Z", "M3 2.8H7L5 6.4Z"),
+    ("M3 0H7V3H10V7H7V10H3V7H0V3H3Z", "M4.3 1.3H5.7V4.3H8.7V5.7H5.7V8.7H4.3V5.7H1.3V4.3H4.3Z"),
+)
+
+
+def mark_path(mark: int) -> str:
+    """The outline of a player's mark (SVG path data; evenodd for a hollow one)."""
+    outer, inner = SHAPES[mark % len(SHAPES)]
+    return outer if mark % MARKS < len(SHAPES) else f"{outer}{inner}"
 
 
 @dataclass
 class Series:
     seat: Seat
     points: str  # the SVG polyline points
-    css: str
-    end_x: float
-    end_y: float
+    mark: int
+    path: str  # the mark drawn at each deal
+
+    @property
+    def hollow(self) -> bool:
+        return self.mark >= len(SHAPES)
 
 
 @dataclass
 class Chart:
     width: int
     height: int
-    zero_y: float
+    zero_y: int
     series: list[Series]
     low: int
     high: int
-    ticks: list[tuple[float, float]]  # x positions of the deals, for the grid
+    grid: str  # SVG path data of the grid lines
+    values: list[tuple[int, int]]  # (y, value) of the axis of the running totals
+    deals: list[tuple[int, int]]  # (x, deal number) of the labelled deals
+    left: int
+    right: int
+    bottom: int
 
     @classmethod
     def build(cls, sheet: Sheet) -> Chart:
-        """Polylines of every player's running total, deal 0 (all at 0) to the last deal."""
+        """Polylines of every player's running total, from the start (deal 0) to the last deal,
+        with the values on the left and the deal numbers below."""
         columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
         for row in sheet.rows:
             for i, cell in enumerate(row.cells):
@@ -225,27 +349,30 @@ class Chart:
         if low == high:
             high = low + 1
         steps = len(sheet.rows)
-        inner_w = CHART_WIDTH - 2 * CHART_PAD
-        inner_h = CHART_HEIGHT - 2 * CHART_PAD
+        left, right = PLOT_LEFT, CHART_WIDTH - PLOT_RIGHT
+        top, bottom = PLOT_TOP, CHART_HEIGHT - PLOT_BOTTOM
 
-        def x(i: int) -> float:
-            return round(CHART_PAD + inner_w * i / steps, 1)
+        def x(i: int) -> int:
+            return round(left + (right - left) * i / steps)
 
-        def y(v: int) -> float:
-            return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+        def y(v: int) -> int:
+            return round(top + (bottom - top) * (high - v) / (high - low))
 
-        series = []
-        for i, (seat, col) in enumerate(zip(sheet.seats, columns, strict=True)):
-            pts = " ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col))
-            series.append(
-                Series(
-                    seat=seat,
-                    points=pts,
-                    css=f"series-{i % CHART_COLOURS}",
-                    end_x=x(steps),
-                    end_y=y(col[-1]),
-                )
+        ticks = axis_values(low, high)
+        every = deal_label_step(steps)
+        numbered = [j for j in range(1, steps + 1) if j % every == 0 or j == 1]
+        grid = "".join(f"M{x(j)} {top}V{bottom}" for j in numbered)
+        grid += "".join(f"M{left} {y(v)}H{right}" for v in ticks if v)
+        marks = [head.mark for head in sheet.heads] or [i % MARKS for i in range(len(columns))]
+        series = [
+            Series(
+                seat=seat,
+                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col)),
+                mark=mark,
+                path=mark_path(mark),
             )
+            for seat, col, mark in zip(sheet.seats, columns, marks, strict=True)
+        ]
         return cls(
             width=CHART_WIDTH,
             height=CHART_HEIGHT,
@@ -253,5 +380,32 @@ class Chart:
             series=series,
             low=low,
             high=high,
-            ticks=[(x(j), CHART_HEIGHT - CHART_PAD) for j in range(steps + 1)],
+            grid=grid,
+            values=[(y(v), v) for v in ticks],
+            deals=[(x(j), j) for j in numbered],
+            left=left,
+            right=right,
+            bottom=bottom,
         )
+
+
+def axis_values(low: int, high: int, most: int = 5) -> list[int]:
+    """Round values for the axis of the running totals, 0 among them: multiples of 1, 2 or
+    5 times a power of ten, at most ``most`` of them between ``low`` and ``high``."""
+    span = high - low
+    step = 1
+    for power in range(0, 12):
+        found = next((m * 10**power for m in (1, 2, 5) if span / (m * 10**power) < most), None)
+        if found is not None:
+            step = found
+            break
+    first = math.ceil(low / step) * step
+    return list(range(first, high + 1, step))
+
+
+def deal_label_step(deals: int) -> int:
+    """Every how many deals the chart writes the deal number (the first one always)."""
+    for step in (1, 2, 5, 10, 20, 50):
+        if deals <= step * 10:
+            return step
+    return 100

@@ -1,9 +1,11 @@
 """Long names and wide pages on a phone's screen (390 px): nothing sideways, no word cut."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, screenshot
 from tests.factories import GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -65,3 +67,117 @@ def test_the_history_page_fits_the_screen(page, lang):
     expect(page.locator(".history li").first).to_be_visible()
     fits(page)
     words_whole(page, ".history .what")
+
+
+# --- a sheet of many players (issue 14, item 7) ----------------------------------------------
+
+TWELVE = [
+    "Maximiliane Friederike",
+    "Bartholomäus",
+    "Konstantinopolitanische",
+    "Åsa",
+    "Anna Berg",
+    "Anna Kowalska",
+    "Ben",
+    "Bernd",
+    "Zofia Wiśniewska",
+    "Jukka",
+    "Ingrid Marie",
+    "Sánchez",
+]
+
+SHEET_GEOMETRY = """() => {
+  const box = document.querySelector('.sheet-scroll');
+  const r = el => el.getBoundingClientRect();
+  const view = r(box);
+  const deal = document.querySelector('.sheet thead .num');
+  return {
+    view: {left: view.left, right: view.right, top: view.top, bottom: view.bottom},
+    scrollWidth: box.scrollWidth, clientWidth: box.clientWidth,
+    scrollHeight: box.scrollHeight, clientHeight: box.clientHeight,
+    dealRight: r(deal).right,
+    firstDeal: r(document.querySelector('.sheet tbody .num')).left,
+    totals: [...document.querySelectorAll('.sheet tfoot td')].map(td => {
+      const b = r(td); return {left: b.left, right: b.right, top: b.top, bottom: b.bottom};
+    }),
+    cue: Number(getComputedStyle(document.querySelector('.sheet-wrap'), '::after').opacity),
+  };
+}"""
+
+
+def scroll_sheet(page, left: int | None = None, top: int | None = None) -> dict:
+    page.evaluate(
+        """([left, top]) => { const box = document.querySelector('.sheet-scroll');
+           if (left !== null) box.scrollLeft = left; if (top !== null) box.scrollTop = top; }""",
+        [left, top],
+    )
+    page.wait_for_timeout(50)  # a frame for the scroll-driven cue; nothing is timed
+    return page.evaluate(SHEET_GEOMETRY)
+
+
+def in_view(cell: dict, g: dict, clear: float) -> bool:
+    """Wholly inside the sheet's box and clear of the sticky deal column (``clear``: where
+    the first player's column starts when the sheet is not scrolled)."""
+    view = g["view"]
+    return (
+        cell["left"] >= clear - 0.5
+        and cell["right"] <= view["right"] + 1.5
+        and cell["top"] >= view["top"] - 1.5
+        and cell["bottom"] <= view["bottom"] + 1.5
+    )
+
+
+@pytest.mark.parametrize("players", [5, 12])
+def test_a_big_sheet_keeps_the_deal_column_and_the_totals_in_view(page, players):
+    names = TWELVE[:players]
+    game = GameFactory(variant_id="classic", players=names)
+    for deal in range(16):
+        record_classic(game, (deal * 5) % players, jokers=deal % 2)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    expect(page.locator(".sheet tbody tr")).to_have_count(16)
+    fits(page)  # the page itself never scrolls sideways
+
+    # Every heading has the player's mark; a cut name says the full one, on tap too.
+    heads = page.locator(".sheet thead th:not(.num)")
+    expect(heads).to_have_count(players)
+    for i, name in enumerate(names):
+        head = heads.nth(i)
+        expect(head).to_have_class(re.compile(rf"\bm{i}\b"))
+        expect(head).to_contain_text(name)  # the full name, for screen readers at least
+    screenshot(page, f"sheet-{players}-players")
+    if players == 12:
+        who = heads.nth(0).locator("button.who")
+        expect(who).to_have_attribute("title", names[0])
+        who.click()
+        expect(page.locator("#who-0")).to_be_visible()
+        expect(page.locator("#who-0")).to_have_text(names[0])
+        page.keyboard.press("Escape")
+        expect(page.locator("#who-0")).to_be_hidden()
+
+    g = scroll_sheet(page, 0, 0)
+    clear = g["totals"][0]["left"]
+    assert g["scrollHeight"] > g["clientHeight"], "16 deals should make the sheet scroll down"
+    assert g["dealRight"] > g["view"]["left"]
+    wide = g["scrollWidth"] > g["clientWidth"] + 1
+    # The totals row is in view at the top of the sheet ...
+    assert all(t["bottom"] <= g["view"]["bottom"] + 0.5 for t in g["totals"])
+    # ... and the cue says whether there is more to the right.
+    assert (g["cue"] > 0.5) == wide, g
+    page.locator(".sheet-wrap").screenshot(path=f"/tmp/sheetwork/wrap-{players}.png")
+
+    # Down and right: the deal column and the totals row stay where they were.
+    end = scroll_sheet(page, 10_000, 10_000)
+    assert end["dealRight"] == pytest.approx(g["dealRight"], abs=0.5)
+    assert all(t["bottom"] <= end["view"]["bottom"] + 0.5 for t in end["totals"])
+    assert end["cue"] < 0.1  # nothing more to the right
+
+    # Every total can be read: where the sheet fits, at once; else after scrolling to it.
+    for i in range(players):
+        page.evaluate(
+            "i => document.querySelectorAll('.sheet tfoot td')[i]"
+            ".scrollIntoView({block: 'nearest', inline: 'nearest'})",
+            i,
+        )
+        g = scroll_sheet(page)
+        assert in_view(g["totals"][i], g, clear), (i, g["totals"][i], g["view"])
+    fits(page)

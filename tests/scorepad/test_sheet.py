@@ -74,7 +74,7 @@ def test_the_sheet_shows_one_column_per_player_running_totals_and_the_standings(
     foot = body[body.index("<tfoot>") : body.index("</tfoot>")]
     assert re.findall(r"<td>([^<]+)</td>", foot) == ["+7", "+3", "−5", "−5"]
     assert "<small>+9</small>" in body and "<small>+7</small>" in body  # running totals
-    assert '<th scope="col" class="leader"><span class="name">Anna' in body
+    assert '<th scope="col" class="m0 leader"><span class="name">Anna' in body
 
 
 def test_the_header_says_who_deals_who_starts_and_the_cards_and_decks(client):
@@ -113,7 +113,7 @@ def test_the_running_totals_chart_is_an_inline_svg_drawn_by_the_server(creator, 
     body = creator.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
     svg = body[body.index("<svg viewBox") : body.index("</svg>")]
     assert svg.count("<polyline") == 4
-    assert 'class="series-0" points="8.0,' in svg
+    assert '<polyline class="m0" points="30,' in svg
     assert "Running totals after each deal" in body
     assert "<script" not in svg and "style=" not in body
 
