@@ -235,27 +235,35 @@ def label_length(players: int) -> int | None:
 def short_names(names: list[str]) -> list[str]:
     """The column headings of these players: the whole names, or, when many players share
     the phone's width, labels of at most ``label_length`` characters, all different: the
-    first name, else the initials, else the first initial and the family name, else the
-    first and last letters, else a number. The full name is always given beside the label (title, screen readers)."""
+    first name, else the initials, else the last name, else the first initial and the last
+    name, else the first and last letters, else a number. The full name is always given beside the label (title, screen readers)."""
     length = label_length(len(names))
     if length is None:
         return list(names)
     options = [_label_options(name, length) for name in names]
     chosen = [0] * len(names)
-    for _ in range(4):  # each round moves every clashing name on to its next option
+    for _ in range(max(map(len, options))):  # each clashing name moves on to its next option
         labels = [opts[i] for opts, i in zip(options, chosen, strict=True)]
-        clashes = _clashing(labels)
         moved = False
-        for k in clashes:
+        for k in _clashing(labels):
             if chosen[k] + 1 < len(options[k]):
                 chosen[k] += 1
                 moved = True
         if not moved:
             break
     labels = [opts[i] for opts, i in zip(options, chosen, strict=True)]
-    for number, k in enumerate(sorted(_clashing(labels)), start=1):  # the same name twice
-        tail = str(number)
-        labels[k] = labels[k][: max(1, length - len(tail))] + tail
+    clashing = set(_clashing(labels))  # the same name twice, or names alike to the end
+    taken = {label.casefold() for k, label in enumerate(labels) if k not in clashing}
+    number = 0
+    for k in sorted(clashing):
+        while True:
+            number += 1
+            tail = str(number)
+            candidate = labels[k][: max(0, length - len(tail))] + tail
+            if candidate.casefold() not in taken:
+                break
+        taken.add(candidate.casefold())
+        labels[k] = candidate
     return labels
 
 
@@ -271,6 +279,7 @@ def _label_options(name: str, length: int) -> list[str]:
     options = [words[0][:length]]
     if len(words) > 1:
         options.append("".join(word[0] for word in words)[:length])
+        options.append(words[-1][:length])
         options.append((words[0][0] + words[-1])[:length])
     options.append("".join(words)[:length])
     if length > 1:
@@ -390,15 +399,13 @@ class Chart:
 
 
 def axis_values(low: int, high: int, most: int = 5) -> list[int]:
-    """Round values for the axis of the running totals, 0 among them: multiples of 1, 2 or
-    5 times a power of ten, at most ``most`` of them between ``low`` and ``high``."""
+    """Round values for the axis of the running totals, 0 among them: multiples of a step of
+    1, 2 or 5 times a power of ten, the smallest that cuts ``low`` to ``high`` into at most
+    ``most`` parts."""
     span = high - low
-    step = 1
-    for power in range(0, 12):
-        found = next((m * 10**power for m in (1, 2, 5) if span / (m * 10**power) < most), None)
-        if found is not None:
-            step = found
-            break
+    step = next(
+        m * 10**power for power in range(19) for m in (1, 2, 5) if span <= most * m * 10**power
+    )
     first = math.ceil(low / step) * step
     return list(range(first, high + 1, step))
 
