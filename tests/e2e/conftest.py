@@ -68,6 +68,7 @@ def dark_page(browser, live_server):
 
 
 def screenshot(page, name: str) -> None:
-    """Save a phone-width screenshot under tests/e2e/screenshots/ (ignored by git)."""
+    """Save a phone-width screenshot under tests/e2e/screenshots/ (ignored by git, but for the
+    sheet-*.png and chart-*.png that the sheet's tests take and the repository keeps)."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

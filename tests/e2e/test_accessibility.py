@@ -58,8 +58,13 @@ def score_pad_pages() -> list[str]:
     nordic = GameFactory(variant_id="contract-nordic", players=["Eva", "Finn", "Gro"])
     for deal in range(7):
         record_penalty(nordic, deal % 3, {(deal + 1) % 3: 25, (deal + 2) % 3: 40})
+    # Twelve players: short headings with the full names on tap (popover buttons).
+    big = GameFactory(players=[f"Spieler Nummer {n}" for n in range(1, 13)])
+    for deal in range(3):
+        record_classic(big, deal, jokers=1)
     editor = game.editor_token
     return [
+        f"/en/games/{big.editor_token}/",
         "/en/games/new/",
         "/en/games/",
         "/en/players/",

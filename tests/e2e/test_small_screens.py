@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import PHONE, SCREENSHOTS
 from tests.factories import GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -144,7 +144,8 @@ def test_a_big_sheet_keeps_the_deal_column_and_the_totals_in_view(page, players)
         head = heads.nth(i)
         expect(head).to_have_class(re.compile(rf"\bm{i}\b"))
         expect(head).to_contain_text(name)  # the full name, for screen readers at least
-    screenshot(page, f"sheet-{players}-players")
+    SCREENSHOTS.mkdir(exist_ok=True)  # what the phone shows (committed: issue 14, item 7)
+    page.screenshot(path=str(SCREENSHOTS / f"sheet-{players}-players.png"))
     if players == 12:
         who = heads.nth(0).locator("button.who")
         expect(who).to_have_attribute("title", names[0])
@@ -163,7 +164,6 @@ def test_a_big_sheet_keeps_the_deal_column_and_the_totals_in_view(page, players)
     assert all(t["bottom"] <= g["view"]["bottom"] + 0.5 for t in g["totals"])
     # ... and the cue says whether there is more to the right.
     assert (g["cue"] > 0.5) == wide, g
-    page.locator(".sheet-wrap").screenshot(path=f"/tmp/sheetwork/wrap-{players}.png")
 
     # Down and right: the deal column and the totals row stay where they were.
     end = scroll_sheet(page, 10_000, 10_000)
