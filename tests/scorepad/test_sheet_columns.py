@@ -191,7 +191,7 @@ def contrast(a: str, b: str) -> float:
 def test_every_mark_colour_stands_out_from_the_sheet_in_light_and_dark():
     light, dark = (
         dict(re.findall(r"--(p\d): (#[0-9a-f]{6});", block))
-        for block in re.findall(r":root \{ (--p0: [^}]+)\}", CSS)
+        for block in re.findall(r":root \{ [^}]*?(--p0: [^}]+)\}", CSS)
     )
     cards = re.findall(r"--card: (#[0-9a-f]{6});", CSS)[:2]  # light, then dark
     assert len(light) == len(dark) == 6 and len(cards) == 2
