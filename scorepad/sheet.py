@@ -325,10 +325,6 @@ class Series:
     mark: int
     path: str  # the mark drawn at each deal
 
-    @property
-    def hollow(self) -> bool:
-        return self.mark >= len(SHAPES)
-
 
 @dataclass
 class Chart:
@@ -343,7 +339,6 @@ class Chart:
     deals: list[tuple[int, int]]  # (x, deal number) of the labelled deals
     left: int
     right: int
-    bottom: int
 
     @classmethod
     def build(cls, sheet: Sheet) -> Chart:
@@ -394,7 +389,6 @@ class Chart:
             deals=[(x(j), j) for j in numbered],
             left=left,
             right=right,
-            bottom=bottom,
         )
 
 
