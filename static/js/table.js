@@ -481,6 +481,18 @@
 
     doc.body.addEventListener("htmx:afterSettle", function () { settled(); });
 
+    // A new sheet stays where the player had scrolled it (sideways with many players).
+    var sheetAt = null;
+    doc.body.addEventListener("htmx:beforeSwap", function () {
+      var box = doc.querySelector(".sheet-scroll");
+      sheetAt = box && [box.scrollLeft, box.scrollTop];
+    });
+    doc.body.addEventListener("htmx:afterSwap", function () {
+      var box = doc.querySelector(".sheet-scroll");
+      if (box && sheetAt) { box.scrollLeft = sheetAt[0]; box.scrollTop = sheetAt[1]; }
+      sheetAt = null;
+    });
+
     // A sheet with no form open: remembered, kept by the worker, its forms fetched once.
     function settled() {
       learn(shownVersion());

@@ -181,3 +181,22 @@ def test_a_big_sheet_keeps_the_deal_column_and_the_totals_in_view(page, players)
         g = scroll_sheet(page)
         assert in_view(g["totals"][i], g, clear), (i, g["totals"][i], g["view"])
     fits(page)
+
+
+def test_a_live_update_leaves_a_wide_sheet_where_it_was_scrolled(page):
+    game = GameFactory(variant_id="classic", players=TWELVE)
+    for deal in range(12):
+        record_classic(game, (deal * 5) % 12, jokers=1)
+    page.goto(f"{page.base}/en/games/{game.viewer_token}/")
+    expect(page.locator(".sheet tbody tr")).to_have_count(12)
+    at = scroll_sheet(page, 10_000, 10_000)
+    assert at["scrollWidth"] > at["clientWidth"]
+    moved = page.evaluate(
+        "[document.querySelector('.sheet-scroll').scrollLeft,"
+        " document.querySelector('.sheet-scroll').scrollTop]"
+    )
+    assert moved[0] > 0 and moved[1] > 0
+    record_classic(game, 3)  # another phone records deal 13; this one follows
+    expect(page.locator(".sheet tbody tr")).to_have_count(13)
+    kept = page.evaluate("document.querySelector('.sheet-scroll').scrollLeft")
+    assert kept == moved[0]
