@@ -334,6 +334,7 @@ def _record_deals(game: Game, seats: list[Seat], deals: list) -> None:
             if isinstance(exc, ImportProblem):
                 raise
             raise ImportProblem(_("Deal %(n)d is not readable.") % {"n": number}) from None
+        game.check_result(result)  # the stake game's zero sum, as on every saved deal
         deal = Deal(game=game, number=number)
         deal.set_result(result)
         deal.save()
