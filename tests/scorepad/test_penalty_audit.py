@@ -218,3 +218,29 @@ def test_deals_of_a_table_whose_players_come_and_go_are_not_flagged(client):
     sheet = build_sheet(load_game(type(game).objects.filter(pk=game.pk)))
     assert "the scores sum to -22, not 0" in sheet.rows[1].flaw
     assert sheet.totals == [9, -3, -3, -3]
+
+
+def test_a_stale_correction_with_too_many_copies_changes_nothing(client, spanish):
+    from django.test import Client
+
+    for _ in range(4):
+        record_penalty(spanish, 0, {1: 5, 2: 5, 3: 5, 4: 5})
+    spanish.refresh_from_db()
+    stale = three_sevens(spanish)  # made on this version
+    other = own(Client(), spanish)  # another phone corrects deal 1 first
+    fixed = penalty_form_data(spanish, 1, {0: 10, 2: 5, 3: 5, 4: 5})
+    assert other.post(url(spanish, "deal-edit", number=1), fixed).status_code == 302
+    body = client.post(url(spanish, "deal-edit", number=1), stale).content.decode()
+    assert "held by Ben, Cleo and Dan, but the 2 decks of this deal hold only 2" in body
+    scores = DealScore.objects.filter(deal__game=spanish, deal__number=1)
+    assert list(scores.order_by("seat__position").values_list("points", flat=True)) == [
+        10,
+        0,
+        5,
+        5,
+        5,
+    ]
+    # The same form sent again (a replay) is refused the same way and changes nothing.
+    again = client.post(url(spanish, "deal-edit", number=1), stale).content.decode()
+    assert "held by Ben, Cleo and Dan" in again
+    assert Deal.objects.filter(game=spanish).count() == 4
