@@ -40,12 +40,13 @@ def _record(game: Game) -> GameRecord:
     for deal in game.deals.all():
         if deal.is_abandoned or deal.flaw(positions, classic) is not None:
             continue
-        scores = deal.scores_by_position(positions)
-        deals.append({player_at[pos]: points for pos, points in scores.items()})
+        # The players of a deal are the seats with a score in it (players come and go).
+        deals.append({player_at[positions[s.seat_id]]: s.points for s in deal.scores.all()})
     return GameRecord(
         key=game.pk,
         variant=game.variant_id,
         players=tuple(player_at[s.position] for s in seats),
         deals=tuple(deals),
         finished=game.is_finished,
+        start={s.player_id: s.start for s in seats if s.start},
     )

@@ -38,17 +38,22 @@ class GameRecord:
     key: Hashable  # the game's id
     variant: str  # its variant id
     players: tuple[P, ...]  # in seating order
-    deals: tuple[Mapping[P, int], ...]  # the scores of its counted deals, in order
+    # The scores of its counted deals, in order: only the players of each deal (players who
+    # come and go miss some).
+    deals: tuple[Mapping[P, int], ...]
     finished: bool
+    start: Mapping[P, int] = field(default_factory=dict)  # starting totals of who joined late
 
     def places(self) -> dict[P, int]:
-        """Each player's place from the totals of the counted deals (1 for the leader; tied
-        players share a place), as the sheet's standings give it."""
+        """Each player's place from the totals of the counted deals and the starting totals
+        (1 for the leader; tied players share a place), as the sheet's standings give it."""
+        filled = [{p: deal.get(p, 0) for p in self.players} for deal in self.deals]
         totals = (
-            running_totals(list(self.deals), list(self.players))[-1]
-            if self.deals
+            running_totals(filled, list(self.players))[-1]
+            if filled
             else dict.fromkeys(self.players, 0)
         )
+        totals = {p: totals[p] + self.start.get(p, 0) for p in self.players}
         return {s.player: s.place for s in standings(totals, get_variant(self.variant))}
 
 

@@ -156,3 +156,24 @@ def test_the_page_takes_the_same_number_of_queries_whatever_the_number_of_games(
     dan = Player.objects.create(name="Dan")
     own(client, play(["A", "B"], [1], players=[anna, dan]))
     assert count() == few
+
+
+def test_a_player_who_joined_late_counts_the_deals_played_and_the_starting_total(client):
+    from tests.factories import record_penalty
+
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 0, {1: 20, 2: 35})
+    game.refresh_from_db()
+    game.join("Dana", 50, version=game.version, once="dana-joins-0123456789", actor=ACTOR)
+    record_penalty(game, 1, {0: 10, 2: 15, 3: 5})
+    finish(game)
+    own(client, game)
+    dana = Player.objects.get(name="Dana")
+    values = stats(page(client, dana).content.decode())
+    assert values["Deals"] == "1" and values["Best deal"] == "5"
+    # Dana 55, Anna 10, Ben 20, Cleo 50: last place, behind everyone.
+    assert head_to_head(page(client, dana).content.decode()) == {
+        "Anna": (1, 0, 1, 0),
+        "Ben": (1, 0, 1, 0),
+        "Cleo": (1, 0, 1, 0),
+    }

@@ -156,3 +156,17 @@ def test_the_rating_chart_draws_the_line_and_the_band_from_the_start():
     assert ys[-1] < ys[0]  # A's rating rose: higher on the chart (smaller y)
     assert chart.low < 25 < chart.high
     assert RatingChart.build([]) is None
+
+
+def test_a_player_who_missed_deals_counts_only_the_deals_played_and_a_starting_total():
+    game = GameRecord(
+        1,
+        NORDIC,
+        ("A", "B", "C"),
+        ({"A": 0, "B": 20}, {"A": 5, "B": 0, "C": 10}),  # C joined for deal 2
+        True,
+        start={"C": 30},
+    )
+    assert game.places() == {"A": 1, "B": 2, "C": 3}  # A 5, B 20, C 30 + 10
+    [record] = player_records([game], "C")
+    assert (record.deals, record.average, record.best) == (1, 10, 10)
