@@ -16,10 +16,12 @@ from typing import Any
 
 from django import forms
 from django.utils import formats
+from django.utils.text import get_text_list
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from rules.engine.cards import CardError, check_copies, format_cards, parse_cards
+from rules.engine.audit import Excess, excess_cards
+from rules.engine.cards import CardError, check_copies, format_cards, local_code, parse_cards
 from rules.engine.check import CheckError, check_hand
 from rules.engine.scoring import ScoreError, classic_ledger, classic_payment, penalty_deal
 from rules.engine.variants import (
@@ -412,11 +414,12 @@ class DealForm(forms.Form):
         error_messages={"required": _("Tap who went out.")},
     )
 
-    def __init__(self, *args, game: Game, seats: list[Seat], **kwargs):
+    def __init__(self, *args, game: Game, seats: list[Seat], deal: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
         self.variant = game.variant
         self.seats = seats
+        self.deal_number = deal  # the deal this form corrects; None: the next one
         self.by_pos = {s.position: s for s in seats}
         self.result: DealResult | None = None
 
@@ -677,6 +680,8 @@ class PenaltyDealForm(DealForm):
         if handromme and winner is None:
             self.add_error("handromme", _("Handrommé needs the player who went out."))
             return data
+        if self._audit_cards(left):
+            return data
         try:
             scores = penalty_deal(
                 self.variant,
@@ -704,6 +709,25 @@ class PenaltyDealForm(DealForm):
             handromme=handromme,
         )
         return data
+
+    def _audit_cards(self, left: dict[int, int | list]) -> bool:
+        """Flag the cards entered more often than the decks of this deal hold them, all hands
+        together (rules/engine/audit.py); True when something was flagged."""
+        hands = {pos: value for pos, value in left.items() if isinstance(value, list)}
+        number = self.deal_number or len(self.game.deals.all()) + 1
+        decks, jokers = self.game.decks(number, len(self.seats))
+        found = excess_cards(hands, decks, jokers)
+        for excess in found:
+            self.add_error(None, self._excess_message(excess))
+        return bool(found)
+
+    def _excess_message(self, excess: Excess[int]) -> str:
+        names = [self.by_pos[pos].player.name for pos in excess.holders]
+        return engine_message(
+            excess.error(),
+            players=get_text_list(names, str(_("and"))),
+            card=local_code(excess.card, get_language()),
+        )
 
     def _named_message(self, exc: ScoreError) -> str:
         """The engine names players by seat position; show the name instead."""

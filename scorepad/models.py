@@ -21,8 +21,17 @@ from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.audit import AuditError, stake_deal_flaw
 from rules.engine.scoring import running_totals, standings
-from rules.engine.variants import LEFT, VARIANT_IDS, DealSpec, Variant, build_schedule, get_variant
+from rules.engine.variants import (
+    CLASSIC,
+    LEFT,
+    VARIANT_IDS,
+    DealSpec,
+    Variant,
+    build_schedule,
+    get_variant,
+)
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
@@ -39,6 +48,12 @@ class StaleVersion(Exception):
 
 class AlreadyDone(Exception):
     """This form (its one-time token) was already saved: nothing was saved again."""
+
+
+class StoredDealBroken(Exception):
+    """A classic deal about to be stored is not zero-sum (rules/engine/audit.py): a fault of
+    the code, never of a person's input (the forms score through the engine); the change's
+    transaction is rolled back, nothing is saved."""
 
 
 # The changes after which a target may be reached.
@@ -240,7 +255,8 @@ class Game(models.Model):
         seats = list(self.seats.order_by("position"))
         positions = {s.pk: s.position for s in seats}
         deals = list(self.deals.prefetch_related("scores").order_by("number"))
-        per_deal = [deal.scores_by_position(positions) for deal in deals]
+        classic = self.variant_id == CLASSIC
+        per_deal = [deal.counted_scores(positions, classic) for deal in deals]
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
         totals = {s.position: totals[s.position] + s.start for s in seats}
@@ -303,6 +319,17 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="target", apply=apply)
 
+    def check_result(self, result: DealResult) -> None:
+        """The invariant of every saved classic deal: it is zero-sum among the players of the
+        deal (those it scores), or StoredDealBroken."""
+        if self.variant_id != CLASSIC or result.status == Deal.Status.ABANDONED:
+            return
+        flaw = stake_deal_flaw(
+            sorted(result.scores), result.scores, result.went_out, result.payment
+        )
+        if flaw is not None:
+            raise StoredDealBroken(str(flaw))
+
     # --- the operations of the score pad ----------------------------------------------------
     def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
         def apply(game: Game) -> dict[str, Any]:
@@ -310,6 +337,7 @@ class Game(models.Model):
             if game.is_finished:
                 raise StaleVersion
             deal = Deal(game=game, number=number)
+            game.check_result(result)
             deal.set_result(result)
             deal.save()
             deal.save_scores(result)
@@ -323,6 +351,7 @@ class Game(models.Model):
         def apply(game: Game) -> dict[str, Any]:
             deal = game.deals.prefetch_related("scores__seat").get(number=number)
             before = deal.snapshot()
+            game.check_result(result)
             deal.set_result(result)
             deal.updated_at = timezone.now()
             deal.save()
@@ -369,6 +398,7 @@ class Game(models.Model):
             later.update(number=-(F("number") + 1))
             Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
             deal = Deal(game=game, number=at)
+            game.check_result(result)
             deal.set_result(result)
             deal.save()
             deal.save_scores(result)
@@ -516,6 +546,27 @@ class Deal(models.Model):
         """
         stored = {positions[s.seat_id]: s.points for s in self.scores.all()}
         return {pos: stored.get(pos, 0) for pos in positions.values()}
+
+    def flaw(self, positions: dict[int, int], classic: bool) -> AuditError | None:
+        """What breaks the zero sum of this classic deal as stored (a row edited or removed
+        in the database), or None; never anything for a penalty game. The players of a deal
+        are the seats with a score in it (an abandoned deal has none), so a removed row
+        shows as a payment nobody made. From the prefetched scores; ``positions`` maps seat
+        ids to seat positions."""
+        if not classic:
+            return None
+        stored = {positions.get(s.seat_id, -1): s.points for s in self.scores.all()}
+        if self.is_abandoned:
+            return stake_deal_flaw(list(stored), stored, None, None, abandoned=True)
+        players = [pos for pos in positions.values() if pos in stored]
+        return stake_deal_flaw(players, stored, self.went_out, self.payment)
+
+    def counted_scores(self, positions: dict[int, int], classic: bool) -> dict[int, int]:
+        """The scores this deal adds into the totals: its stored scores, or 0 for everybody
+        when it is flagged (``flaw``): a corrupted row is reported, not summed."""
+        if self.flaw(positions, classic) is not None:
+            return dict.fromkeys(positions.values(), 0)
+        return self.scores_by_position(positions)
 
     def snapshot(self, result: DealResult | None = None) -> dict[str, Any]:
         """What the history keeps of this deal: inputs and the scores by seat position."""

@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/new/", games.game_new, name="game-new"),
     path("games/import/", games.game_import, name="game-import"),
     path("players/", players.player_list, name="player-list"),
+    path("players/<int:pk>/", players.player_page, name="player"),
     path("games/<token:token>/", sheet.game_page, name="game"),
     path("games/<token:token>/version", sheet.game_version, name="game-version"),
     path("games/<token:token>/history/", sheet.game_history, name="game-history"),

@@ -102,6 +102,7 @@ def _deal_form(
         initial={**base, **(initial or {})},
         game=game,
         seats=seats if seats is not None else _seats(access, number),
+        deal=number,
     )
 
 
