@@ -32,6 +32,7 @@ from rules.engine.scoring import (
 )
 from rules.engine.variants import (
     CLASSIC,
+    CLASSIC_PAYMENTS,
     ROMME,
     VARIANT_IDS,
     VARIANTS,
@@ -525,6 +526,55 @@ class DealForm(OwnMessages):
         if self.result is None:
             return []
         return [(s, self.result.scores.get(s.position, 0)) for s in self.seats]
+
+    @property
+    def doubled(self) -> bool:
+        """Whether the others' penalties of this deal count double (Handrommé)."""
+        return bool(
+            self.result is not None
+            and self.result.handromme
+            and self.game.options.get("handromme_doubles")
+        )
+
+    def ledger_lines(self) -> list[tuple[Seat, int, int | None]]:
+        """The ledger with what each score is made of: the penalty before it was doubled
+        (``half``, shown as "half × 2"), else None."""
+        doubled = self.doubled
+        return [
+            (seat, points, points // 2 if doubled and points else None)
+            for seat, points in self.ledger()
+        ]
+
+    def payment_lines(self) -> list[dict[str, Any]]:
+        """A classic payment's rows with how many cards of each kind made them: a row of
+        2s or jokers says "count × points each"."""
+        if self.result is None:
+            return []
+        lines = []
+        for row in self.result.payment_rows:
+            each = CLASSIC_PAYMENTS.get(row["row"], 0)
+            counted = row["row"] in ("wild_twos", "jokers") and each
+            lines.append(
+                {
+                    "row": row["row"],
+                    "points": row["points"],
+                    "count": row["points"] // each if counted else None,
+                    "each": each,
+                }
+            )
+        return lines
+
+    def fill_result(self) -> None:
+        """The result of the form's initial values (a deal opened to be corrected), so the
+        preview shows it at once: the values are checked as if they had been posted."""
+        data: dict[str, Any] = {}
+        for name, value in self.initial.items():
+            if value is None or value is False or name not in self.fields:
+                continue
+            data[name] = "on" if value is True else str(value)
+        twin = type(self)(data, game=self.game, seats=self.seats)
+        if twin.is_valid():
+            self.result = twin.result
 
 
 class ClassicDealForm(DealForm):

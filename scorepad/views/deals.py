@@ -209,6 +209,7 @@ def deal_edit(request: HttpRequest, access: Access, number: int) -> HttpResponse
         return _preview(request, access, number)
     form_class = deal_form_class(access.game)
     form = _deal_form(access, initial=form_class.initial_from(deal))
+    form.fill_result()  # the preview shows the deal's result as soon as it opens
     return render_game(request, access, panel=_panel(access, form, request.path, number))
 
 
