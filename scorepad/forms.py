@@ -193,11 +193,31 @@ def replace_stock_messages(form: forms.Form) -> None:
 
 
 class OwnMessages(forms.Form):
-    """A form that shows only messages of ours: see :func:`replace_stock_messages`."""
+    """A form that shows only messages of ours (see :func:`replace_stock_messages`) and
+    lists them at its top, each linked to its control (``templates/scorepad/_errors.html``)."""
 
     def full_clean(self):
         replace_stock_messages(self)
         super().full_clean()
+
+    def control_id(self, name: str) -> str:
+        """The id of the control of field ``name`` (its first radio button for a choice)."""
+        if name not in self.fields or self[name].is_hidden:
+            return ""
+        bound = self[name]
+        return bound.id_for_label or (f"{bound.auto_id}_0" if bound.auto_id else "")
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """Each error once, with the id of the control it is about ("" for the form's own)."""
+        items: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for name, errors in self.errors.items():
+            anchor = self.control_id(name)
+            for error in errors:
+                if str(error) not in seen:
+                    seen.add(str(error))
+                    items.append((anchor, str(error)))
+        return items
 
 
 def _is_stock(code: str, message: Any) -> bool:
@@ -418,6 +438,14 @@ class NewGameForm(OwnMessages):
                 self.fields[name] = field
                 group.append((name, str(default)))
             self.option_groups.append((variant_id, group))
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """The seats' error (a name refused) first, linked to the name box, then the form's;
+        the table's number of players is about the players too."""
+        items = [("id_name", str(self.seats.error))] if self.seats.error else []
+        for anchor, text in super().error_items():
+            items.append((anchor or "id_name", text))
+        return items
 
     def bound_option_groups(self):
         return [
@@ -929,6 +957,10 @@ class ImportForm(OwnMessages):
     )
 
     MAX_BYTES = 1_000_000
+
+    def control_id(self, name: str) -> str:
+        """A refused file is shown beside the file control."""
+        return super().control_id(name) or "id_file"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
