@@ -564,7 +564,7 @@
 
   // A form refused (templates/scorepad/_errors.html): its first control in view and
   // focused, once per summary, after a load or a swap; and the card grid's script
-  // (static/js/cards.js) when a swap brought a grid, as htmx runs no script it swaps in.
+  // (static/js/cards.js, named by the grid) when a swap brought one: htmx drops the scripts it swaps in.
   function settle(swapped) {
     var box = doc.querySelector(".error-summary:not([data-seen])");
     if (box) {
@@ -576,11 +576,11 @@
       to.scrollIntoView({ block: "center" });
       to.focus({ preventScroll: true });
     }
-    var lazy = swapped && doc.querySelector("script[data-lazy]");
+    var lazy = swapped && doc.querySelector("[data-script]");
     if (lazy && !window.cardGrid) {
       window.cardGrid = 1;
       var script = doc.createElement("script");
-      script.src = lazy.src;
+      script.src = lazy.dataset.script;
       doc.head.appendChild(script);
     }
   }
