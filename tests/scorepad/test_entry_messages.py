@@ -231,3 +231,46 @@ def test_the_correction_form_shows_its_result_when_it_opens(client, nordic):
     assert "This deal" in preview
     assert "The result of the deal shows here" not in preview
     assert re.search(r"Cleo</th><td>\s*70", preview)
+
+
+def test_without_javascript_a_summary_at_the_top_links_each_error_to_its_control(client, nordic):
+    data = penalty_form_data(nordic, 0, {2: 5, 3: "x"})
+    body = html.unescape(client.post(url(nordic), data).content.decode())
+    summary = body[body.index('class="errorlist error-summary"') :]
+    summary = summary[: summary.index("</div>")]
+    assert (
+        '<a href="#id_points_1">Enter the penalty of Ben, as points or as the cards left.</a>'
+        in summary
+    )
+    assert '<a href="#id_points_3">Dan: points are a whole number.</a>' in summary
+    assert body.index("error-summary") < body.index('name="went_out"')
+    # and beside the control
+    assert 'aria-describedby="id_points_3_error"' in body
+    assert re.search(r'id="id_points_3_error">\s*<li>Dan: points are a whole number.', body)
+
+
+def test_the_new_game_summary_links_a_refused_name_to_the_name_box(client):
+    data = {"op": "start", "name": "Anna", "seat": ["n:Anna", "n:Ben"], "variant": "classic"}
+    body = html.unescape(client.post(reverse("game-new"), data).content.decode())
+    assert '<a href="#id_name">Anna already has a seat.</a>' in body
+    assert 'aria-describedby="id_name_error"' in body
+    assert '<p class="errorlist" id="id_name_error">Anna already has a seat.</p>' in body
+
+
+def test_the_settle_up_and_the_import_say_what_is_wrong_at_the_top_too(client):
+    body = html.unescape(client.post(reverse("game-import"), {"text": "{"}).content.decode())
+    assert '<a href="#id_file">This is not a JSON export of a game.</a>' in body
+
+
+def test_the_penalty_card_grids_carry_each_cards_points_and_open_one_at_a_time(client, nordic):
+    body = client.get(url(nordic)).content.decode()
+    assert body.count('name="cards-entry"') == 4
+    assert 'data-card="QS" data-points="10"' in body
+    assert 'data-card="AS" data-points="20"' in body
+    assert 'data-card="JK" data-points="50"' in body
+    assert 'data-sum-for="id_cards_2"' in body
+
+
+def test_the_classic_card_grid_carries_no_points(creator, game):
+    body = creator.get(url(game)).content.decode()
+    assert 'data-card="QS"' in body and "data-points" not in body
