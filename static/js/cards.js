@@ -79,6 +79,19 @@
     });
   });
 
+  // One card grid open at a time: opening a player's cards folds the others of the form.
+  // (Not <details name>: a swap inserts the new form while the old one is still there, and
+  // the browser would then fold the new form's open grid.)
+  doc.addEventListener("toggle", function (event) {
+    var fold = event.target;
+    if (!fold.open || !fold.classList || !fold.classList.contains("cards-entry")) return;
+    var form = fold.closest("form");
+    if (!form) return;
+    form.querySelectorAll("details.cards-entry[open]").forEach(function (other) {
+      if (other !== fold) other.open = false;
+    });
+  }, true);
+
   function refresh(root) {
     root.querySelectorAll(".card-grid").forEach(function (grid) {
       var input = doc.getElementById(grid.dataset.target);

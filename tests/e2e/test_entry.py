@@ -110,3 +110,21 @@ def test_the_correction_form_opens_with_its_result_and_its_hand(page):
     expect(page.locator("#preview")).to_contain_text("This deal")
     expect(page.locator("#preview .ledger")).to_contain_text("21")
     expect(page.locator(".penalty-row").nth(1).locator("[data-card-hand] .pc")).to_have_count(2)
+
+
+def test_a_refused_deal_keeps_the_hand_entered_open_and_drawn(page):
+    start_game(page, "romme", ["Anna", "Ben", "Cleo"])
+    page.get_by_role("link", name="Record deal 1").click()
+    form = page.locator(".deal-form")
+    form.locator("label.chip", has_text="Anna").click()
+    ben = form.locator(".penalty-row").nth(1)
+    ben.locator("summary").click()
+    ben.locator('.card-grid [data-card="KH"]').click()
+    ben.locator('.card-grid [data-card="AS"]').click()
+    form.get_by_label("Cleo — penalty points").fill("-3")
+    form.get_by_role("button", name="Save").click()
+    expect(form.get_by_label("Cleo — penalty points")).to_be_focused()
+    ben = page.locator(".deal-form .penalty-row").nth(1)
+    expect(ben.locator("details.cards-entry")).to_have_attribute("open", "")
+    expect(ben.locator("[data-card-hand] .pc")).to_have_count(2)
+    expect(ben.locator(".card-sum")).to_have_text("· 21 penalty points")

@@ -262,9 +262,9 @@ def test_the_settle_up_and_the_import_say_what_is_wrong_at_the_top_too(client):
     assert '<a href="#id_file">This is not a JSON export of a game.</a>' in body
 
 
-def test_the_penalty_card_grids_carry_each_cards_points_and_open_one_at_a_time(client, nordic):
+def test_the_penalty_card_grids_carry_each_cards_points(client, nordic):
     body = client.get(url(nordic)).content.decode()
-    assert body.count('name="cards-entry"') == 4
+    assert body.count('class="cards-entry"') == 4
     assert 'data-card="QS" data-points="10"' in body
     assert 'data-card="AS" data-points="20"' in body
     assert 'data-card="JK" data-points="50"' in body
