@@ -257,9 +257,21 @@ def test_the_new_game_summary_links_a_refused_name_to_the_name_box(client):
     assert '<p class="errorlist" id="id_name_error">Anna already has a seat.</p>' in body
 
 
-def test_the_settle_up_and_the_import_say_what_is_wrong_at_the_top_too(client):
+def test_the_import_says_what_is_wrong_at_the_top_too(client):
     body = html.unescape(client.post(reverse("game-import"), {"text": "{"}).content.decode())
     assert '<a href="#id_file">This is not a JSON export of a game.</a>' in body
+
+
+def test_a_refused_settle_up_is_linked_above_its_form_which_lands_on_it(creator, game):
+    from tests.factories import record_classic
+
+    record_classic(game, 0)
+    game.refresh_from_db()
+    creator.post(url(game, "game-end"), {"version": game.version, "once": "end-1", "op": "end"})
+    body = html.unescape(creator.get(url(game, "game") + "?per_point=1.234").content.decode())
+    settle = body[body.index('id="settle-title"') :]
+    assert settle.index('<a href="#id_per_point">') < settle.index("<form")
+    assert "#settle-title" in settle[settle.index("<form") : settle.index("<form") + 200]
 
 
 def test_the_penalty_card_grids_carry_each_cards_points(client, nordic):
