@@ -518,6 +518,15 @@ INCOMPLETE = {
 }
 
 
+# The box the cards of a hand are typed in: two lines, so that 16 cards are seen whole.
+CARDS_BOX = {
+    "rows": 2,
+    "autocomplete": "off",
+    "autocapitalize": "characters",
+    "spellcheck": "false",
+}
+
+
 class DealForm(OwnMessages):
     """What both kinds of deal forms share: who went out, the version and the one-time token."""
 
@@ -639,9 +648,7 @@ class ClassicDealForm(DealForm):
             "All 16 cards after drawing (15 when out without drawing), e.g. “4S 5S 6S JK”."
         ),
         error_messages={"max_length": _("That is more cards than a hand holds.")},
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
+        widget=forms.Textarea(attrs=CARDS_BOX),
     )
 
     def __init__(self, *args, **kwargs):
@@ -803,13 +810,7 @@ class PenaltyDealForm(DealForm):
                 error_messages={
                     "max_length": _("%(name)s: that is more cards than a hand holds.") % name
                 },
-                widget=forms.TextInput(
-                    attrs={
-                        "autocomplete": "off",
-                        "autocapitalize": "characters",
-                        "spellcheck": "false",
-                    }
-                ),
+                widget=forms.Textarea(attrs=CARDS_BOX),
             )
 
     def player_rows(self):

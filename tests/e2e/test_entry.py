@@ -80,10 +80,10 @@ def test_the_card_entry_shows_the_hand_and_its_points_one_grid_at_a_time(page):
     expect(hand).to_have_count(3)
     expect(ben.locator("[data-card-points]")).to_have_text("65")  # 5 + 10 + 50
     expect(ben.locator(".card-sum")).to_have_text("· 65 penalty points")
-    expect(ben.locator("input[name=cards_1]")).to_have_value("5H QS JK")
+    expect(ben.locator("textarea[name=cards_1]")).to_have_value("5H QS JK")
     # a card of the hand taps out
     ben.get_by_role("button", name="Remove queen of spades").click()
-    expect(ben.locator("input[name=cards_1]")).to_have_value("5H JK")
+    expect(ben.locator("textarea[name=cards_1]")).to_have_value("5H JK")
     expect(ben.locator(".card-sum")).to_have_text("· 55 penalty points")
     # opening Cleo's grid closes Ben's
     cleo.locator("summary").click()
