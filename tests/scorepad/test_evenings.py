@@ -165,7 +165,7 @@ def test_a_game_is_added_from_its_own_page_with_its_stake(phone, two_games):
     assert EveningGame.objects.filter(evening=evening).count() == 2
     assert "That was already done; it happened once." in again.content.decode()
     page = phone.get(url("game-evenings", second.editor_token)).content.decode()
-    assert "This game is in" in page and "Add this game to an evening" not in page
+    assert "Evenings with this game" in page and "Add this game to an evening" not in page
 
 
 def test_a_viewer_link_shows_the_evening_and_changes_nothing(phone, two_games):
