@@ -192,8 +192,12 @@ def _start(request: HttpRequest, form: EveningForm) -> Evening:
     return evening
 
 
-def _write(request: HttpRequest, access: EveningAccess, change, done: str) -> HttpResponse:
-    """A write of the evening page: ``change(version=, once=, actor=)``, then the page."""
+def _write(
+    request: HttpRequest, access: EveningAccess, change, done: str, *, keep: bool = False
+) -> HttpResponse:
+    """A write of the evening page: ``change(version=, once=, actor=)``, then the page.
+    On a stale version the fresh page comes back (409); with ``keep`` its add form keeps
+    what was entered, on the fresh version."""
     version = small_int(request.POST.get("version", ""))
     if version is None:
         messages.error(request, _("The form was incomplete; nothing was changed."))
@@ -207,7 +211,17 @@ def _write(request: HttpRequest, access: EveningAccess, change, done: str) -> Ht
         messages.error(request, _closed_message())
     except StaleVersion:
         fresh = resolve_evening(request, access.token)
-        return render_evening(request, fresh, notice=_stale_notice(), status=409)
+        add_form = None
+        if keep:
+            add_form = AddGameForm(
+                initial={
+                    "game": request.POST.get("game", ""),
+                    "stake": request.POST.get("stake", ""),
+                    "version": fresh.evening.version,
+                    "once": once_token(),
+                }
+            )
+        return render_evening(request, fresh, add_form=add_form, notice=_stale_notice(), status=409)
     else:
         messages.success(request, done)
     return redirect(evening_url(access.token))
@@ -232,7 +246,7 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     if evening.games.filter(game=game).exists() and not _replayed(request):
         messages.info(request, _("That game is in the evening already."))
         return redirect(evening_url(access.token))
-    return _write(request, access, change, _("The game was added to the evening."))
+    return _write(request, access, change, _("The game was added to the evening."), keep=True)
 
 
 def _replayed(request: HttpRequest) -> bool:

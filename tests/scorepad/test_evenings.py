@@ -358,3 +358,43 @@ def test_the_evening_page_reads_the_same_number_of_queries_whatever_its_games(ph
         return len(queries)
 
     assert count(small) == count(big)
+
+
+def test_a_game_added_on_a_stale_page_is_kept_in_the_form_on_the_fresh_version(phone, two_games):
+    first, second = two_games
+    start(phone, [first])
+    evening = Evening.objects.get()
+    other = Client()
+    mine = phone.get(url("evening", evening.editor_token)).content.decode()
+    theirs = other.get(url("evening", evening.editor_token)).content.decode()
+    other.post(
+        url("evening-remove", evening.editor_token),
+        {"version": hidden(theirs, "version"), "once": hidden(theirs, "once"), "game": first.pk},
+    )
+    data = {
+        "version": hidden(mine, "version"),
+        "once": hidden(mine, "once"),
+        "game": second.editor_token,
+        "stake": "0,25",
+    }
+    response = phone.post(url("evening-add", evening.editor_token), data)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "The evening changed while you were on this page" in page
+    assert not evening.games.exists()
+    assert hidden(page, "version") == str(Evening.objects.get().version)
+    assert f'value="{second.editor_token}" checked' in page
+    assert 'value="0,25"' in page
+    # Sent again on the fresh version, it is added.
+    again = {**data, "version": hidden(page, "version"), "once": hidden(page, "once")}
+    assert phone.post(url("evening-add", evening.editor_token), again).status_code == 302
+    assert [e.game for e in evening.games.all()] == [second]
+
+
+def test_an_editors_evening_page_is_kept_by_no_cache_and_a_viewers_may_be(phone, two_games):
+    start(phone, two_games)
+    evening = Evening.objects.get()
+    editor = phone.get(url("evening", evening.editor_token))
+    assert "no-store" in editor["Cache-Control"]
+    viewer = Client().get(url("evening", evening.viewer_token))
+    assert "no-store" not in viewer.get("Cache-Control", "")
