@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .messages import gettext_noop
 from .scoring import ScoreError, Standing, Transfer, settle_up, standings
@@ -126,7 +126,7 @@ class Ledger:
         return {key: cents for key, cents in self.balances.items() if cents}
 
 
-def ledger(carried: Mapping[K, int], games: Sequence[EveningGame]) -> Ledger:
+def ledger(carried: Mapping[Any, int], games: Sequence[EveningGame]) -> Ledger:
     """The ledger of an evening from its carried balances (cents) and its games, in order."""
     for key, cents in carried.items():
         if not isinstance(cents, int) or isinstance(cents, bool):
@@ -143,10 +143,10 @@ def ledger(carried: Mapping[K, int], games: Sequence[EveningGame]) -> Ledger:
     money = []
     for game in games:
         amounts = game_money(game.totals, game.variant_id, game.stake)
-        for key in amounts:
-            if key not in seen:
-                seen.add(key)
-                players.append(key)
+        for player in amounts:
+            if player not in seen:
+                seen.add(player)
+                players.append(player)
         money.append(amounts)
     balance = {key: carried.get(key, 0) for key in players}
     per_game: list[dict] = []
