@@ -148,6 +148,10 @@ class EveningForm(forms.Form):
         self.fields["games"].choices = [(g.link_token, g.pk) for g in games]
         self.fields["games"].error_messages["invalid_choice"] = _("Choose the games from the list.")
 
+    def clean_games(self) -> list[str]:
+        """The games ticked, each once (a form sent by hand may repeat one)."""
+        return list(dict.fromkeys(self.cleaned_data["games"]))
+
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if len(name) > NAME_MAX:
@@ -163,7 +167,7 @@ class AddGameForm(forms.Form):
         label=_("Money per point"),
         error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
     )
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     once = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
     def clean_game(self) -> Game:

@@ -95,7 +95,6 @@ def render_evening(
         "can_edit": access.can_edit and not evening.is_closed,
         "once": once_token(),
         "notice": notice,
-        "names": NAMES,
     }
     if access.can_edit:
         choices = _choices(request, evening)
@@ -235,6 +234,9 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     if not form.is_valid():
         if _replayed(request):
             messages.info(request, _("That was already done; it happened once."))
+            return redirect(evening_url(access.token))
+        if "version" in form.errors or "once" in form.errors:
+            messages.error(request, _("The form was incomplete; nothing was changed."))
             return redirect(evening_url(access.token))
         return render_evening(request, access, add_form=form)
     game = form.cleaned_data["game"]

@@ -258,18 +258,26 @@ def test_adding_an_unknown_game_changes_nothing_and_says_why(phone, two_games, g
     assert evening.games.count() == 1
 
 
-@pytest.mark.parametrize("version", ["", "abc", "-1"])
-def test_a_write_without_a_version_changes_nothing(phone, two_games, version):
-    start(phone, two_games)
+@pytest.mark.parametrize("version", ["", "abc", "-1", "9" * 30])
+@pytest.mark.parametrize("name", ["evening-remove", "evening-add", "evening-carry"])
+def test_a_write_without_a_version_changes_nothing(phone, two_games, version, name):
+    start(phone, two_games[:1])
     evening = Evening.objects.get()
     response = phone.post(
-        url("evening-remove", evening.editor_token),
-        {"version": version, "once": "a" * 22, "game": two_games[0].pk},
+        url(name, evening.editor_token),
+        {"version": version, "once": "a" * 22, "game": two_games[0].pk, "stake": "1"}
+        if name == "evening-remove"
+        else {
+            "version": version,
+            "once": "a" * 22,
+            "game": two_games[1].editor_token,
+            "stake": "1",
+        },
         follow=True,
     )
     assert response.status_code == 200
     assert "nothing was changed" in response.content.decode()
-    assert evening.games.count() == 2
+    assert evening.games.count() == 1 and Evening.objects.count() == 1
 
 
 def test_carrying_starts_the_next_evening_from_the_balances_and_closes_this_one(phone, two_games):
@@ -398,3 +406,11 @@ def test_an_editors_evening_page_is_kept_by_no_cache_and_a_viewers_may_be(phone,
     assert "no-store" in editor["Cache-Control"]
     viewer = Client().get(url("evening", evening.viewer_token))
     assert "no-store" not in viewer.get("Cache-Control", "")
+
+
+def test_a_game_ticked_twice_by_hand_is_in_the_evening_once(phone, two_games):
+    page = phone.get(url("evening-new")).content.decode()
+    token = two_games[0].editor_token
+    data = {"stake": "0.10", "once": hidden(page, "once"), "games": [token, token]}
+    assert phone.post(url("evening-new"), data).status_code == 302
+    assert EveningGame.objects.count() == 1
