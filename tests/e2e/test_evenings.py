@@ -47,6 +47,7 @@ def test_an_evening_of_two_games_settles_up_without_javascript(no_script_page):
     page.get_by_label("Name of the evening (optional)").fill("Friday")
     page.get_by_label("Money per point").fill("0.10")
     expect(page.locator('input[name="games"]:checked')).to_have_count(1)
+    screenshot(page, "evening-new")
     page.get_by_role("button", name="Start the evening").click()
     expect(page.get_by_role("heading", name="Friday")).to_be_visible()
     expect(page.locator(".transfers")).to_contain_text("Ben pays Anna 1.10")
@@ -54,6 +55,7 @@ def test_an_evening_of_two_games_settles_up_without_javascript(no_script_page):
     # The second game joins from its own page, at its own stake.
     page.goto(f"{page.base}/en/games/{romme.editor_token}/")
     page.locator(".game-nav").get_by_role("link", name="Evenings").click()
+    screenshot(page, "game-evenings")
     page.get_by_label("Money per point").fill("0,10")
     page.get_by_role("button", name="Add to this evening").click()
     expect(page.locator(".messages")).to_contain_text("The game was added to the evening.")

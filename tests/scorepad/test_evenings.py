@@ -414,3 +414,24 @@ def test_a_game_ticked_twice_by_hand_is_in_the_evening_once(phone, two_games):
     data = {"stake": "0.10", "once": hidden(page, "once"), "games": [token, token]}
     assert phone.post(url("evening-new"), data).status_code == 302
     assert EveningGame.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"),
+    [
+        ("de", "Kassenbuch"),
+        ("nb", "Regnskap"),
+        ("pl", "Rachunek"),
+        ("fi", "Kirjanpito"),
+        ("es", "Cuentas"),
+    ],
+)
+def test_the_evening_page_answers_in_every_language(phone, two_games, lang, word):
+    start(phone, two_games)
+    evening = Evening.objects.get()
+    with translation.override(lang):
+        response = phone.get(url("evening", evening.editor_token))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert f'<html lang="{lang}">' in page and word in page
+    assert "Ledger" not in page
