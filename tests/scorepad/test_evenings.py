@@ -435,3 +435,18 @@ def test_the_evening_page_answers_in_every_language(phone, two_games, lang, word
     assert response.status_code == 200
     assert f'<html lang="{lang}">' in page and word in page
     assert "Ledger" not in page
+
+
+def test_a_player_who_joined_counts_with_his_starting_total_and_a_rename_follows(phone):
+    romme = GameFactory(variant_id="romme", players=["Anna", "Ben"])
+    record_penalty(romme, 0, {1: 20})  # Anna 0, Ben 20
+    romme.refresh_from_db()
+    romme.join("Dan", 20, version=romme.version, once="join-dan-xxxxxxxxxxx", actor=ACTOR)
+    romme.refresh_from_db()
+    romme.rename(0, "Annika", version=romme.version, once="rename-xxxxxxxxxxxxx", actor=ACTOR)
+    own(phone, romme)
+    start(phone, [romme], stake="0.10")
+    page = phone.get(url("evening", Evening.objects.get().editor_token)).content.decode()
+    # Totals 0, 20, 20 (Dan starts at the highest): Annika gains (40 − 0) × 0.10.
+    assert "Annika" in page and "+4.00" in page and "−2.00" in page
+    assert "Ben pays Annika 2.00" in page and "Dan pays Annika 2.00" in page
