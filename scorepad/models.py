@@ -725,6 +725,19 @@ class Evening(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="removed", apply=apply)
 
+    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
+        """A new viewer or editor link; the old one leads nowhere from now on."""
+        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
+
+        def apply(evening: Evening) -> dict[str, Any]:
+            setattr(evening, field, new_token())
+            Evening.objects.filter(pk=evening.pk).update(**{field: getattr(evening, field)})
+            return {"link": which}
+
+        return self.change(
+            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
+        )
+
     def carry(self, balances: dict[str, int], *, version: int, once: str, actor: Actor) -> Evening:
         """Close this evening and start the next from ``balances`` (cents by player name,
         worked out at ``version``: the version check keeps them this evening's)."""

@@ -44,4 +44,5 @@ urlpatterns = [
     path("evenings/<token:token>/games/add/", evenings.evening_add, name="evening-add"),
     path("evenings/<token:token>/games/remove/", evenings.evening_remove, name="evening-remove"),
     path("evenings/<token:token>/carry/", evenings.evening_carry, name="evening-carry"),
+    path("evenings/<token:token>/links/", evenings.evening_link, name="evening-link"),
 ]

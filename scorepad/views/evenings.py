@@ -331,3 +331,43 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
             "open_ones": open_ones,
         },
     )
+
+
+@require_POST
+@evening_view(editor=True)
+def evening_link(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    """Replace the evening's viewer or editor link (a closed evening's too: a link that
+    went too far must stop working whatever the evening's state)."""
+    evening = access.evening
+    which = request.POST.get("link")
+    if which not in ("viewer", "editor"):
+        messages.error(request, _("Choose which link to replace."))
+        return redirect(evening_url(access.token))
+    version = small_int(request.POST.get("version", ""))
+    if version is None:
+        messages.error(request, _("The form was incomplete; nothing was changed."))
+        return redirect(evening_url(access.token))
+    old = getattr(evening, f"{which}_token")
+    try:
+        evening.replace_link(
+            which,
+            version=version,
+            once=request.POST.get("once", "")[:64] or None,
+            actor=_actor(request, access),
+        )
+    except AlreadyDone:
+        messages.info(request, _("That was already done; it happened once."))
+    except StaleVersion:
+        fresh = resolve_evening(request, access.token)
+        return render_evening(request, fresh, notice=_stale_notice(), status=409)
+    else:
+        messages.success(
+            request,
+            _("The old viewer link no longer works; share the new one.")
+            if which == "viewer"
+            else _("The old editor link no longer works; share the new one."),
+        )
+    token = access.token
+    if token == old:
+        token = getattr(evening, f"{which}_token")
+    return redirect(evening_url(token))

@@ -450,3 +450,43 @@ def test_a_player_who_joined_counts_with_his_starting_total_and_a_rename_follows
     # Totals 0, 20, 20 (Dan starts at the highest): Annika gains (40 − 0) × 0.10.
     assert "Annika" in page and "+4.00" in page and "−2.00" in page
     assert "Ben pays Annika 2.00" in page and "Dan pays Annika 2.00" in page
+
+
+def test_an_evening_link_can_be_replaced_and_the_old_one_leads_nowhere(phone, two_games):
+    start(phone, two_games)
+    evening = Evening.objects.get()
+    other = Client()  # a phone with the editor link
+    page = other.get(url("evening", evening.editor_token)).content.decode()
+    data = {"version": hidden(page, "version"), "once": hidden(page, "once"), "link": "editor"}
+    old_editor, old_viewer = evening.editor_token, evening.viewer_token
+    response = other.post(url("evening-link", old_editor), data)
+    evening.refresh_from_db()
+    assert evening.editor_token != old_editor
+    assert response["Location"] == url("evening", evening.editor_token)
+    assert other.get(url("evening", old_editor)).status_code == 404
+    assert other.post(url("evening-link", old_editor), data).status_code == 404
+    # The phone that started it keeps its rights and replaces the viewer link; a replay of
+    # that form replaces nothing more.
+    page = phone.get(url("evening", evening.editor_token)).content.decode()
+    data = {"version": hidden(page, "version"), "once": hidden(page, "once"), "link": "viewer"}
+    phone.post(url("evening-link", evening.editor_token), data)
+    evening.refresh_from_db()
+    viewer = evening.viewer_token
+    assert viewer != old_viewer and Client().get(url("evening", old_viewer)).status_code == 404
+    again = phone.post(url("evening-link", evening.editor_token), data, follow=True)
+    assert "That was already done; it happened once." in again.content.decode()
+    evening.refresh_from_db()
+    assert evening.viewer_token == viewer
+    # A viewer cannot replace a link.
+    fresh = {**data, "version": str(evening.version), "once": "v" * 22}
+    assert Client().post(url("evening-link", viewer), fresh).status_code == 403
+
+
+@pytest.mark.parametrize("link", ["", "both"])
+def test_replacing_no_known_link_changes_nothing(phone, two_games, link):
+    start(phone, two_games)
+    evening = Evening.objects.get()
+    data = {"version": str(evening.version), "once": "w" * 22, "link": link}
+    response = phone.post(url("evening-link", evening.editor_token), data, follow=True)
+    assert "Choose which link to replace." in response.content.decode()
+    assert Evening.objects.get().editor_token == evening.editor_token
