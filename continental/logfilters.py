@@ -17,12 +17,16 @@ from typing import Any
 
 # A token is the path segment after /games/ or /evenings/ (TokenConverter in
 # scorepad/site_urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
-# parameter; a percent-encoded one reaches the game too, so it is masked too.
+# parameter (a game's link given to the new-evening page); a percent-encoded one reaches
+# the game too, so it is masked too. The path may itself be percent-encoded, as in the hand
+# checker's ``back=%2Fen%2Fgames%2F...`` (the way back to the sheet, which a form sends
+# with its slashes encoded).
 TOKEN = re.compile(
-    r"(?:(?<=/games/)|(?<=/evenings/)|(?<=[?&]game=))(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){20,}"
+    r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff])|(?<=/evenings/)|(?<=%2[Ff]evenings%2[Ff])"
+    r"|(?<=[?&]game=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
 )
 MASK = "<token>"
-MARKERS = ("/games/", "/evenings/", "game=")
+MARKERS = ("/games/", "games%2", "/evenings/", "evenings%2", "game=")
 
 
 def _has_link(text: str) -> bool:

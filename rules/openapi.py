@@ -156,6 +156,8 @@ def _request(variant_ids, required, **fields) -> dict[str, Any]:
             "deal": NULL,
             "schedule": NULL,
             "first_turn": NULL,
+            "seen": NULL,
+            "players": NULL,
             **fields,
         },
     }
@@ -202,6 +204,42 @@ def _schedule_schema() -> dict[str, Any]:
     }
 
 
+MAX_SEEN = 200  # more cards than four decks and their jokers hold besides a hand
+
+# The classic game's outs: the cards seen elsewhere and the table they come from.
+OUTS_FIELDS = {
+    "seen": {
+        "description": (
+            "Classic only: cards the player saw outside the hand (the discard pile, other "
+            "hands), left out of `outs`. Tokens as in the hand, any number; with the hand no "
+            "more copies of a card than the table's decks hold."
+        ),
+        "oneOf": [
+            {
+                "type": "string",
+                "pattern": f"^{SEPARATOR}*(?:{TOKEN}(?:{SEPARATOR}+{TOKEN})*)?{SEPARATOR}*$",
+            },
+            {
+                "type": "array",
+                "items": {"type": "string", "pattern": f"^{TOKEN}$"},
+                "maxItems": MAX_SEEN,
+            },
+            {"type": "null"},
+        ],
+    },
+    "players": {
+        "type": ["integer", "null"],
+        "minimum": VARIANTS[CLASSIC].min_players,
+        "maximum": VARIANTS[CLASSIC].max_players,
+        "description": (
+            "Classic only: the players at the table, which sets the decks `outs` counts "
+            "(2 decks and 2 jokers up to 5 players, 3 up to 8, 4 up to 12). Without it, the "
+            "fewest decks that hold the hand and the seen cards."
+        ),
+    },
+}
+
+
 def _request_schemas() -> dict[str, Any]:
     classic = [CLASSIC]
     contract_ids = CONTRACT_IDS
@@ -216,9 +254,9 @@ def _request_schemas() -> dict[str, Any]:
                     cards=_hand(spec.cards + 1, spec.cards + 1 + MAX_EXTRA_CONTRACT_CARDS),
                 )
             )
-    contract.append(
+    contract.extend(
         _request(
-            contract_ids,
+            [vid],
             ["deal", "schedule"],
             deal={
                 "type": "integer",
@@ -229,6 +267,7 @@ def _request_schemas() -> dict[str, Any]:
             schedule=_schedule_schema(),
             cards=_hand(2, MAX_CARDS_DEALT + 1 + MAX_EXTRA_CONTRACT_CARDS),
         )
+        for vid in contract_ids  # one each: an option of one is refused by the other
     )
     return {
         "ClassicRequest": {
@@ -238,12 +277,20 @@ def _request_schemas() -> dict[str, Any]:
             ),
             "oneOf": [
                 _request(
-                    classic, ["first_turn"], first_turn={"enum": ["drawn"]}, cards=_hand(16, 16)
+                    classic,
+                    ["first_turn"],
+                    first_turn={"enum": ["drawn"]},
+                    cards=_hand(16, 16),
+                    **OUTS_FIELDS,
                 ),
                 _request(
-                    classic, ["first_turn"], first_turn={"enum": ["undrawn"]}, cards=_hand(15, 15)
+                    classic,
+                    ["first_turn"],
+                    first_turn={"enum": ["undrawn"]},
+                    cards=_hand(15, 15),
+                    **OUTS_FIELDS,
                 ),
-                _request(classic, [], cards=_hand(15, 16)),
+                _request(classic, [], cards=_hand(15, 16), **OUTS_FIELDS),
             ],
         },
         "ContractRequest": {
@@ -301,8 +348,24 @@ def openapi_document() -> dict[str, Any]:
                     "16-card hands and hands that go out."
                 ),
             },
+            "outs": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "propertyNames": {"$ref": "#/components/schemas/Card"},
+                        "additionalProperties": {"type": "integer", "minimum": 0},
+                    },
+                    {"type": "null"},
+                ],
+                "description": (
+                    "With `waits`: each wait (in the order of `waits`) with the copies still "
+                    "unseen: the table's copies of the card minus those in the hand and those "
+                    "in `seen`; a wait whose every copy is in the hand is left out. Their sum "
+                    "is the hand's outs. Null when `waits` is null."
+                ),
+            },
         },
-        ["goes_out", "payment", "payment_rows", "waits"],
+        ["goes_out", "payment", "payment_rows", "waits", "outs"],
     )
     contract = _result(
         CONTRACT_IDS,
@@ -391,8 +454,8 @@ def openapi_document() -> dict[str, Any]:
                     "description": (
                         "One hand to check; the fields and the hand's size depend on the "
                         "variant. Bad input gets a 400 naming the problem, also for what no "
-                        "schema can say: more copies of a card than the game's decks hold, "
-                        "a deal past the end of a custom schedule, a custom contract that "
+                        "schema can say: more copies of a card than the game's decks hold (in "
+                        "the hand, or with the seen cards), a deal past the end of a custom schedule, a custom contract that "
                         "needs more cards than are dealt."
                     ),
                     "oneOf": [

@@ -24,6 +24,21 @@ def schedule_json(rows: list[dict[str, Any]]) -> str:
     return json.dumps(rows, separators=(",", ":"))
 
 
+def schedule_text(rows: Iterable[Mapping[str, Any]]) -> str:
+    """A schedule as the checker's links write it: each deal ``cards.sets.runs``, with
+    ``.set_min.run_min`` when either differs from 3 and 4, deals joined by ``_`` (no
+    character a URL escapes: ``12.2.0_12.1.1``). The JSON of a game's ``schedule`` is read
+    too, so old links still open (``state.parse_schedule``)."""
+    out = []
+    for row in rows:
+        fields = [row["cards"], row.get("sets", 0), row.get("runs", 0)]
+        set_min, run_min = row.get("set_min", 3), row.get("run_min", 4)
+        if (set_min, run_min) != (3, 4):
+            fields += [set_min, run_min]
+        out.append(".".join(str(int(f)) for f in fields))
+    return "_".join(out)
+
+
 def query_pairs(
     variant: Variant,
     options: Mapping[str, Any] | None = None,
@@ -31,26 +46,47 @@ def query_pairs(
     schedule: Iterable[Mapping[str, Any]] | None = None,
     first_turn: str | None = None,
     cards: Iterable[Card] = (),
+    *,
+    players: int | None = None,
+    seen: Iterable[Card] = (),
+    to: str = "hand",
+    back: str = "",
 ) -> list[tuple[str, str]]:
-    """The canonical query of a checker state, as ordered (name, value) pairs."""
+    """The canonical query of a checker state, as ordered (name, value) pairs: what differs
+    from the defaults only (a deal schedule equal to the variant's own is left out)."""
     pairs = [("variant", variant.id)]
     if variant.is_contract:
         pairs.append(("deal", str(deal or 1)))
-        if schedule:
-            pairs.append(("schedule", schedule_json([dict(row) for row in schedule])))
+        rows = [dict(row) for row in schedule or ()]
+        if rows and rows != [spec.as_dict() for spec in variant.schedule or ()]:
+            pairs.append(("schedule", schedule_text(rows)))
     resolved = variant.resolve_options(options)
     for spec in variant.options:
         if resolved[spec.name] != spec.default:
             pairs.append((spec.name, _option_value(resolved[spec.name])))
-    if variant.id == CLASSIC and first_turn:
-        pairs.append(("first_turn", first_turn))
+    if variant.id == CLASSIC:
+        if first_turn:
+            pairs.append(("first_turn", first_turn))
+        if players is not None:
+            pairs.append(("players", str(players)))
     hand = sort_cards(cards)
     if hand:
         pairs.append(("cards", format_cards(hand)))
+    if variant.id == CLASSIC:
+        seen_cards = sort_cards(seen)
+        if seen_cards:
+            pairs.append(("seen", format_cards(seen_cards)))
+        if to == "seen":
+            pairs.append(("to", "seen"))
+    if back:
+        pairs.append(("back", back))
     return pairs
 
 
-def state_pairs(state: CheckState) -> list[tuple[str, str]]:
+def state_pairs(state: CheckState, *, shared: bool = False) -> list[tuple[str, str]]:
+    """The canonical query of ``state``; ``shared``: as "Link to this hand" gives it to
+    others, without the way back to a game (its link is that game's key) or the page's
+    entry mode."""
     return query_pairs(
         state.variant,
         state.options,
@@ -58,7 +94,17 @@ def state_pairs(state: CheckState) -> list[tuple[str, str]]:
         [spec.as_dict() for spec in state.schedule] if state.schedule else None,
         state.first_turn,
         state.cards,
+        players=state.players,
+        seen=state.seen,
+        to="hand" if shared else state.to,
+        back="" if shared else state.back,
     )
+
+
+def encode(pairs: list[tuple[str, str]]) -> str:
+    """The query of ``pairs``, leaving ``/`` as it is (the path in ``back`` stays readable,
+    and the log filter finds a game's token after ``/games/``)."""
+    return urlencode(pairs, safe="/")
 
 
 def checker_url(
@@ -69,11 +115,15 @@ def checker_url(
     schedule: list[Mapping[str, Any]] | None = None,
     cards: str | Iterable[str | Card] | None = None,
     first_turn: str | None = None,
+    players: int | None = None,
+    back: str = "",
 ) -> str:
     """The checker's URL (in the active language) for a game's variant, deal and house rules.
 
     ``options`` and ``schedule`` as a game stores them (``Game.options``, ``Game.schedule``);
-    ``cards`` canonical tokens (a string or a list). Raises OptionError or CardError for values
+    ``cards`` canonical tokens (a string or a list); ``players`` the classic game's table
+    (the decks its outs count); ``back`` the path of the game's page, for a link back to it
+    (never given to others by "Link to this hand"). Raises OptionError or CardError for values
     the engine refuses, so a bad link is found where it is made.
     """
     variant = get_variant(variant_id)
@@ -88,8 +138,12 @@ def checker_url(
         hand = [parse_card(t) for t in tokens(cards)]
     else:
         hand = [c if isinstance(c, Card) else parse_card(c) for c in cards or ()]
-    pairs = query_pairs(variant, options, deal, schedule, first_turn, hand)
-    return reverse("check") + "?" + urlencode(pairs)
+    if players is not None:
+        variant.check_players(players)
+    pairs = query_pairs(variant, options, deal, schedule, first_turn, hand, players=players)
+    if back:
+        pairs.append(("back", back))
+    return reverse("check") + "?" + encode(pairs)
 
 
 def same_query(query, pairs: list[tuple[str, str]]) -> bool:

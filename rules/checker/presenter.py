@@ -27,6 +27,7 @@ from rules.engine.cards import (
     sort_cards,
 )
 from rules.engine.check import CheckError, check_hand
+from rules.engine.outs import table_decks
 from rules.engine.variants import (
     CLASSIC,
     CLASSIC_PAYMENTS,
@@ -41,7 +42,7 @@ from rules.i18n import engine_message
 from rules.pages.faces import face, faces
 from rules.pages.words import contract_text, on_off, option_words, payment_label, words
 
-from .links import schedule_json
+from .links import schedule_text
 from .state import MAX_EXTRA_CONTRACT_CARDS, CheckState
 
 log = logging.getLogger(__name__)
@@ -220,6 +221,18 @@ def evaluate(state: CheckState, lang: str) -> dict[str, Any]:
     if state.variant.id == CLASSIC:
         answer["payment_rows"] = _payment_rows(result, state.options, lang)
         answer["waits"] = faces(result["waits"], lang) if result.get("waits") is not None else None
+        outs = result.get("outs")
+        if outs is not None:
+            answer["outs"] = [
+                {"face": face(parse_card(code), lang), "left": left} for code, left in outs.items()
+            ]
+            answer["outs_total"] = sum(outs.values())
+            answer["outs_faces"] = [o["face"] for o in answer["outs"]]
+            decks, jokers = table_decks(state.variant, state.players, [*state.cards, *state.seen])
+            answer["outs_basis"] = gettext(
+                "Cards left: of %(decks)s decks and %(jokers)s jokers, less the cards in the "
+                "hand and those marked as seen."
+            ) % {"decks": decks, "jokers": jokers}
     elif state.variant.is_contract:
         answer["left"] = faces(result.get("left_in_hand") or [], lang)
     elif result.get("melds"):
@@ -254,6 +267,13 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
                 "changed": value != spec.default,
             }
         )
+    players = []
+    if state.variant.id == CLASSIC:
+        players = [{"value": "", "label": gettext("Not given"), "selected": state.players is None}]
+        players += [
+            {"value": str(n), "label": str(n), "selected": state.players == n}
+            for n in range(state.variant.min_players, state.variant.max_players + 1)
+        ]
     deals = []
     if state.variant.is_contract:
         for spec in state.schedule or state.variant.schedule:
@@ -265,13 +285,14 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
         ],
         "options": options,
         "options_changed": sum(1 for o in options if o["changed"]),
+        "players": players,
         "deals": deals,
         "first_turns": [
             {"value": value, "label": label, "selected": (state.first_turn or "") == value}
             for value, label in FIRST_TURN_LABELS
         ],
-        "schedule_json": (
-            schedule_json([spec.as_dict() for spec in state.schedule]) if state.schedule else ""
+        "schedule_value": (
+            schedule_text([spec.as_dict() for spec in state.schedule]) if state.schedule else ""
         ),
     }
 
@@ -289,11 +310,15 @@ def brief(state: CheckState, answer: dict[str, Any]) -> dict[str, Any]:
                 "text": gettext("Goes out · payment %(n)s") % {"n": r["payment"]},
             }
         waits = r.get("waits")
+        if waits and not r.get("outs"):  # every copy of each wait is in the hand
+            return {"kind": "no", "text": gettext("Does not go out · no card left completes it")}
+        if waits:
+            waits = list(r["outs"])  # the waits that can still be drawn
         if waits and len(waits) <= BRIEF_WAITS:
             return {
                 "kind": "no",
                 "text": gettext("Does not go out · waits:"),
-                "cards": answer["waits"],
+                "cards": answer["outs_faces"],
             }
         if waits:
             text = ngettext(
@@ -333,6 +358,10 @@ def _settings_brief(state: CheckState, spec: DealSpec | None) -> str:
         )
     if state.first_turn:
         parts.append(str(dict(FIRST_TURN_LABELS)[state.first_turn]))
+    if state.players is not None:
+        parts.append(
+            ngettext("%(n)s player", "%(n)s players", state.players) % {"n": state.players}
+        )
     changed = len(state.changed_options)
     if changed:
         parts.append(
@@ -366,11 +395,14 @@ def page_context(state: CheckState, lang: str, url: str, settings_open: bool) ->
         ),
         "hand": [face(c, lang) for c in state.cards],
         "cards_value": format_cards(state.cards),
+        "seen": [face(c, lang) for c in state.seen],
+        "seen_value": format_cards(state.seen),
+        "back_url": state.back,
         "grid": card_grid(lang),
         "type_hint": type_hint(lang),
         "notices": {
             where: [n for n in state.notices if n.where == where]
-            for where in ("hand", "type", "settings")
+            for where in ("hand", "type", "settings", "seen")
         },
         "answer": answer,
         "brief": brief(state, answer),

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext, ngettext
 
 from rules import pages
@@ -18,7 +19,9 @@ from rules.i18n import engine_message
 from rules.pages.words import card_name
 
 MAX_CARDS = 40  # more than any hand a variant checks (a custom deal of 20 + 13 drawn)
+MAX_SEEN = 200  # four decks and their jokers hold 212 cards
 MAX_TEXT = 600  # characters read from one query value
+MAX_SEEN_TEXT = 1000  # 200 cards of up to 3 characters and their separators
 MAX_SCHEDULE_TEXT = 4000  # a schedule of 20 deals as JSON rows takes about 1500
 MAX_ACTIONS = 60  # add/remove values read from one request
 MAX_EXTRA_CONTRACT_CARDS = 12  # as the engine: out-of-turn takes add up to 12 cards
@@ -40,6 +43,10 @@ class CheckState:
     schedule: tuple[DealSpec, ...] | None = None  # a game's own schedule, when given
     first_turn: str | None = None  # classic
     cards: list[Card] = field(default_factory=list)  # sorted
+    seen: list[Card] = field(default_factory=list)  # classic: seen outside the hand, sorted
+    players: int | None = None  # classic: the players at the table (the decks of the outs)
+    to: str = "hand"  # classic: where the grid and the typed cards go, "hand" or "seen"
+    back: str = ""  # the game's own page, when the checker was opened from one
     typed: str = ""  # typed text that could not be added, kept in the field
     notices: list[Notice] = field(default_factory=list)
 
@@ -72,7 +79,19 @@ class CheckState:
                 request["schedule"] = [spec.as_dict() for spec in self.schedule]
         else:
             request["first_turn"] = self.first_turn
+        if self.variant.id == CLASSIC:
+            request["seen"] = format_cards(self.seen)
+            request["players"] = self.players
         return request
+
+    def copies_limit(self, card: Card) -> int:
+        """How many copies of ``card`` the hand and the seen cards may hold together: those
+        of the players' table, or of the variant's largest one."""
+        if self.players is not None:
+            decks, jokers = self.variant.decks(self.players)
+        else:
+            decks, jokers = self.variant.max_decks()
+        return jokers if card.is_joker else decks
 
 
 def _text(query: Mapping, name: str, limit: int = MAX_TEXT) -> str:
@@ -110,7 +129,7 @@ def _read_schedule(state: CheckState, text: str) -> None:
     if not text:
         return
     try:
-        rows = json.loads(text)
+        rows = parse_schedule(text)
         state.schedule = build_schedule(rows)
     except (ValueError, TypeError, OverflowError, RecursionError, OptionError) as exc:
         detail = (
@@ -123,6 +142,24 @@ def _read_schedule(state: CheckState, text: str) -> None:
             % {"detail": detail},
             "settings",
         )
+
+
+SCHEDULE_FIELDS = ("cards", "sets", "runs", "set_min", "run_min")
+
+
+def parse_schedule(text: str) -> Any:
+    """A schedule from a link: the short form ``links.schedule_text`` writes
+    (``12.2.0_12.1.1``, ``10.1.1.3.3``), or the JSON list of rows older links carry."""
+    text = text.strip()
+    if text.startswith("["):
+        return json.loads(text)
+    rows = []
+    for part in text.split("_"):
+        fields = part.split(".")
+        if len(fields) not in (3, 5) or not all(f.isascii() and f.isdigit() for f in fields):
+            raise ValueError(part)
+        rows.append(dict(zip(SCHEDULE_FIELDS, (int(f) for f in fields), strict=False)))
+    return rows
 
 
 def _read_deal(state: CheckState, text: str) -> None:
@@ -158,10 +195,11 @@ def _parse_token(token: str, lang: str | None) -> Card:
 
 
 def _copies_left(state: CheckState, card: Card) -> tuple[bool, int]:
-    """Whether one more copy of ``card`` fits the decks of the variant, and the limit."""
-    decks, jokers = state.variant.max_decks()
-    limit = jokers if card.is_joker else decks
-    return sum(1 for c in state.cards if c == card) < limit, limit
+    """Whether one more copy of ``card`` fits the decks (with the hand's and the seen
+    copies counted together), and the limit."""
+    limit = state.copies_limit(card)
+    held = sum(1 for c in state.cards if c == card) + sum(1 for c in state.seen if c == card)
+    return held < limit, limit
 
 
 def _refuse_copy(state: CheckState, card: Card, limit: int, lang: str, where: str) -> None:
@@ -180,20 +218,27 @@ def _refuse_copy(state: CheckState, card: Card, limit: int, lang: str, where: st
 
 
 def _add(state: CheckState, cards: Iterable[Card], lang: str, where: str) -> bool:
-    """Add cards if every one fits the decks' limit and the hand's size; else add none."""
+    """Add cards (to the hand, or to the seen cards when ``state.to`` says so) if every one
+    fits the decks' limit and the hand's size; else add none."""
     cards = list(cards)
-    before = list(state.cards)
+    target = state.seen if state.to == "seen" else state.cards
+    before = list(target)
+    limit_n = MAX_SEEN if state.to == "seen" else MAX_CARDS
     for card in cards:
-        if len(state.cards) >= MAX_CARDS:
-            state.cards = before
-            state.error(gettext("A hand holds at most %(n)s cards here.") % {"n": MAX_CARDS}, where)
+        if len(target) >= limit_n:
+            target[:] = before
+            if state.to == "seen":
+                text = gettext("At most %(n)s cards can be marked as seen.") % {"n": MAX_SEEN}
+            else:
+                text = gettext("A hand holds at most %(n)s cards here.") % {"n": MAX_CARDS}
+            state.error(text, where)
             return False
         ok, limit = _copies_left(state, card)
         if not ok:
-            state.cards = before
+            target[:] = before
             _refuse_copy(state, card, limit, lang, where)
             return False
-        state.cards.append(card)
+        target.append(card)
     return True
 
 
@@ -218,10 +263,84 @@ def read_state(query, lang: str) -> CheckState:
         _read_deal(state, _text(query, "deal"))
     else:
         _read_first_turn(state, _text(query, "first_turn"))
+    if variant.id == CLASSIC:
+        _read_players(state, _text(query, "players"))
+        state.to = "seen" if _text(query, "to") == "seen" else "hand"
+    state.back = _read_back(_text(query, "back"))
     _read_hand(state, _text(query, "cards"), lang)
+    if variant.id == CLASSIC:
+        _read_seen(state, _text(query, "seen", MAX_SEEN_TEXT), lang)
     _apply_actions(state, query, lang)
     state.cards = sort_cards(state.cards)
+    state.seen = sort_cards(state.seen)
     return state
+
+
+def _read_players(state: CheckState, text: str) -> None:
+    if not text.strip():
+        return
+    try:
+        players = int(text.strip())
+    except ValueError:
+        players = 0
+    variant = state.variant
+    if variant.min_players <= players <= variant.max_players:
+        state.players = players
+    else:
+        state.error(
+            gettext(
+                "There is no table of “%(players)s” players: choose %(low)s to %(high)s; the "
+                "cards left are counted without it."
+            )
+            % {
+                "players": text.strip()[:20],
+                "low": variant.min_players,
+                "high": variant.max_players,
+            },
+            "settings",
+        )
+
+
+def _read_back(text: str) -> str:
+    """The page of the game the checker was opened from: a path of this site naming a game
+    (``/en/games/<token>/``), kept as that game's path in the page's language; anything else
+    is dropped."""
+    parts = text.split("/", 2)  # "", the language, the rest
+    if len(parts) < 3 or parts[0] or not parts[1]:
+        return ""
+    try:  # in the page's language: the prefix of the link's may not resolve
+        match = resolve(reverse("home") + parts[2])
+    except Resolver404:
+        return ""
+    if match.url_name != "game" or "token" not in match.kwargs:
+        return ""
+    return reverse("game", kwargs={"token": match.kwargs["token"]})
+
+
+def _read_seen(state: CheckState, text: str, lang: str) -> None:
+    """The seen cards in the link: as the hand, each within the decks beside the hand's."""
+    bad: list[str] = []
+    refused: set[Card] = set()
+    for token in tokens(text):
+        try:
+            card = _parse_token(token, lang)
+        except CardError:
+            bad.append(token)
+            continue
+        if len(state.seen) >= MAX_SEEN:
+            break
+        ok, limit = _copies_left(state, card)
+        if ok:
+            state.seen.append(card)
+        elif card not in refused:
+            refused.add(card)
+            _refuse_copy(state, card, limit, lang, "seen")
+    for token in bad[:3]:
+        state.error(
+            gettext("“%(token)s” in the link is not a card and was left out.")
+            % {"token": token[:30]},
+            "seen",
+        )
 
 
 def _read_first_turn(state: CheckState, text: str) -> None:
@@ -263,15 +382,18 @@ def _read_hand(state: CheckState, text: str, lang: str) -> None:
 
 def _apply_actions(state: CheckState, query, lang: str) -> None:
     """The page's actions, in the order the form sends them: clear, remove, type, add."""
-    if query.get("clear"):
+    if query.get("clear") == "seen":
+        state.seen = []
+    elif query.get("clear"):
         state.cards = []
-    for token in _values(query, "remove"):
-        try:
-            card = _parse_token(token, lang)
-        except CardError:
-            continue
-        if card in state.cards:
-            state.cards.remove(card)
+    for name, cards in (("remove", state.cards), ("unsee", state.seen)):
+        for token in _values(query, name):
+            try:
+                card = _parse_token(token, lang)
+            except CardError:
+                continue
+            if card in cards:
+                cards.remove(card)
     typed = _text(query, "type").strip()
     if typed:
         try:
@@ -282,10 +404,11 @@ def _apply_actions(state: CheckState, query, lang: str) -> None:
         else:
             if not _add(state, cards, lang, "type"):
                 state.typed = typed
+    where = "seen" if state.to == "seen" else "hand"
     for token in _values(query, "add"):
         try:
             card = parse_card(token)
         except CardError:
-            state.error(_bad_card_text(token))
+            state.error(_bad_card_text(token), where)
             continue
-        _add(state, [card], lang, "hand")
+        _add(state, [card], lang, where)

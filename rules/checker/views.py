@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,7 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from django_htmx.http import replace_url
 
-from .links import same_query, state_pairs
+from .links import encode, same_query, state_pairs
 from .presenter import page_context
 from .state import read_state
 
@@ -31,7 +30,8 @@ def check_page(request: HttpRequest) -> HttpResponse:
     lang = get_language()
     state = read_state(request.GET, lang)
     pairs = state_pairs(state)
-    url = reverse("check") + ("?" + urlencode(pairs) if pairs else "")
+    url = reverse("check") + ("?" + encode(pairs) if pairs else "")
+    shared = reverse("check") + "?" + encode(state_pairs(state, shared=True))
     htmx = getattr(request, "htmx", None)
     fragment = bool(
         htmx
@@ -43,6 +43,8 @@ def check_page(request: HttpRequest) -> HttpResponse:
         return redirect(url)
     settings_open = fragment and htmx.trigger == "check-settings"
     context = page_context(state, lang, url, settings_open)
+    context["share_url"] = shared
+    context["share_link"] = request.build_absolute_uri(shared)
     if fragment:
         response = render(request, "rules/check.html#live", context)
         replace_url(response, url)

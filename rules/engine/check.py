@@ -11,11 +11,12 @@ from typing import Any, cast
 
 from .cards import Card, CardError, check_copies, format_cards, parse_cards
 from .messages import EngineError, gettext_noop
+from .outs import check_seen, count_outs, table_decks
 from .variants import CLASSIC, ROMME, OptionError, build_schedule, get_variant
 
 FIRST_TURN_VALUES = (None, "drawn", "undrawn")
 MAX_EXTRA_CONTRACT_CARDS = 12  # out-of-turn takes add cards: two per take
-REQUEST_KEYS = {"variant", "cards", "deal", "options", "first_turn", "schedule"}
+REQUEST_KEYS = {"variant", "cards", "deal", "options", "first_turn", "schedule", "seen", "players"}
 
 
 class CheckError(EngineError):
@@ -54,7 +55,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {_jsonable(k): _jsonable(v) for k, v in value.items()}
     return value
 
 
@@ -169,13 +170,58 @@ def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
         check_copies(cards, decks, jokers)
     except CardError as exc:
         raise CheckError.wrap(exc) from None
+    players, seen, table = _parse_outs_fields(request, variant, cards, lang)
     return {
         "variant": variant,
         "cards": cards,
         "options": options,
         "deal_spec": deal_spec,
         "first_turn": first_turn,
+        "players": players,
+        "seen": seen,
+        "table": table,
     }
+
+
+def _parse_outs_fields(
+    request: Mapping[str, Any], variant: Any, cards: list[Card], lang: str | None
+) -> tuple[int | None, list[Card], tuple[int, int] | None]:
+    """``players`` and ``seen`` (the classic game only) and the table's (decks, jokers)."""
+    players = request.get("players")
+    raw_seen = request.get("seen")
+    if variant.id != CLASSIC:
+        for name, value in (("players", players), ("seen", raw_seen)):
+            if value is not None:
+                raise CheckError(
+                    gettext_noop("%(field)s applies to the classic game only"),
+                    code="bad_request",
+                    field=name,
+                )
+        return None, [], None
+    if players is not None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise CheckError(
+                gettext_noop("players must be a whole number of players"), code="bad_players"
+            )
+        try:
+            variant.check_players(players)
+        except OptionError as exc:
+            raise CheckError.wrap(exc) from None
+    seen: list[Card] = []
+    if raw_seen is not None:
+        if not isinstance(raw_seen, str | list):
+            raise CheckError(gettext_noop("seen must be a string of card tokens"), code="bad_card")
+        try:
+            seen = parse_cards(raw_seen, lang)
+        except CardError as exc:
+            raise CheckError.wrap(exc) from None
+    decks, jokers = table_decks(variant, players, [*cards, *seen])
+    try:
+        check_copies(cards, decks, jokers)
+        check_seen(cards, seen, decks, jokers)
+    except CardError as exc:
+        raise CheckError.wrap(exc) from None
+    return players, seen, (decks, jokers)
 
 
 def check_hand(request: Any, lang: str | None = None) -> dict[str, Any]:
@@ -188,6 +234,11 @@ def check_hand(request: Any, lang: str | None = None) -> dict[str, Any]:
         from .solver.classic import solve_classic
 
         answer = solve_classic(cards, parsed["options"], parsed["first_turn"])
+        waits = answer["waits"]
+        decks, jokers = parsed["table"]
+        answer["outs"] = (
+            None if waits is None else count_outs(waits, cards, decks, jokers, parsed["seen"])
+        )
     elif variant.id == ROMME:
         from .solver.romme import solve_romme
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
@@ -72,15 +73,28 @@ def game_rules_url(game) -> str:
 
 
 @register.simple_tag
-def game_checker_url(game, next_deal=None) -> str:
-    """The hand checker set up for this game: its variant, house rules, schedule and deal."""
+def game_checker_url(game, next_deal=None, token: str = "") -> str:
+    """The hand checker set up for this game: its variant, house rules, schedule and deal,
+    the players at its table (the decks of the classic game's outs) and, given the link
+    the sheet was opened with (``token``), the way back to the sheet."""
     from rules.checker import checker_url
 
     deal = None
+    players = None
     if game.variant.is_contract:
         total = game.total_deals
         deal = min(next_deal.number, total) if next_deal is not None else total
-    return checker_url(game.variant_id, deal=deal, options=game.options, schedule=game.schedule)
+    elif game.variant.id == "classic":
+        players = len(game.seats.all())
+    back = reverse("game", kwargs={"token": token}) if token else ""
+    return checker_url(
+        game.variant_id,
+        deal=deal,
+        options=game.options,
+        schedule=game.schedule,
+        players=players,
+        back=back,
+    )
 
 
 @register.simple_tag

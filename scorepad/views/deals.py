@@ -215,13 +215,14 @@ def _merged_correction(
             "shows its correction with your changes on top. Check and save again."
         ) % {"n": number}
     conflict = {"kind": "correction", "differences": merge.differences, "taken": merge.taken}
-    return render_game(
-        request,
-        fresh,
-        panel=_panel(fresh, form, url, number, conflict=conflict),
-        notice=notice,
-        status=409,
+    return _met_a_change(
+        request, fresh, _panel(fresh, form, url, number, conflict=conflict), notice
     )
+
+
+def _met_a_change(request: HttpRequest, fresh: Access, panel: dict, notice: str) -> HttpResponse:
+    """The form that met another phone's change, open on the fresh sheet, not saved (409)."""
+    return render_game(request, fresh, panel=panel, notice=notice, status=409)
 
 
 def _recorded_meanwhile(
@@ -240,13 +241,7 @@ def _recorded_meanwhile(
     form = _deal_form(fresh, rebound)
     form.is_valid()
     if not number:
-        return render_game(
-            request,
-            fresh,
-            panel=_panel(fresh, form, url, None),
-            notice=_stale_notice(),
-            status=409,
-        )
+        return _met_a_change(request, fresh, _panel(fresh, form, url, None), _stale_notice())
     deal = deals[number - 1]
     seats = list(fresh.game.seats.all())
     by_pk = {s.pk: s for s in seats}
@@ -263,13 +258,7 @@ def _recorded_meanwhile(
         "Another phone recorded deal %(n)d while you were entering this. "
         "Is yours another deal, or the same one?"
     ) % {"n": number}
-    return render_game(
-        request,
-        fresh,
-        panel=_panel(fresh, form, url, None, conflict=conflict),
-        notice=notice,
-        status=409,
-    )
+    return _met_a_change(request, fresh, _panel(fresh, form, url, None, conflict=conflict), notice)
 
 
 def _used_once(request: HttpRequest, access: Access) -> bool:

@@ -1,4 +1,4 @@
-/* The Share page: copy a game's link, or hand it to the phone's share sheet. Without this
+/* The Share page and the hand checker: copy a link, or hand it to the phone's share sheet. Without this
    script the buttons stay hidden and the links and QR codes do the job. */
 (function () {
   "use strict";
@@ -17,8 +17,12 @@
     return done ? Promise.resolve() : Promise.reject(new Error("no copy"));
   }
 
-  function shareButtons() {
-    doc.querySelectorAll(".share-actions").forEach(function (box) {
+  function shareButtons(root) {
+    var boxes = root && root.matches ? (root.matches(".share-actions") ? [root] : root.querySelectorAll(".share-actions"))
+      : doc.querySelectorAll(".share-actions");
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (box.dataset.ready) return; // bound once, also when htmx brings it in again
+      box.dataset.ready = "1";
       var copy = box.querySelector("[data-copy]");
       var share = box.querySelector("[data-share]");
       var said = box.querySelector(".copy-done");
@@ -35,6 +39,8 @@
     });
   }
 
-  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", shareButtons);
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", function () { shareButtons(); });
   else shareButtons();
+  // The hand checker swaps its answer in with htmx: bind the buttons that come with it.
+  doc.addEventListener("htmx:load", function (event) { shareButtons(event.target); });
 })();

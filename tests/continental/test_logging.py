@@ -58,6 +58,11 @@ def console():
             "two /games/aaaaaaaaaaaaaaaaaaaaaaaa/ /games/bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
             "two /games/<token>/ /games/<token>",
         ),
+        (  # the hand checker's way back to the sheet, sent by its form
+            "GET /en/check/?cards=4S&back=%2Fen%2Fgames%2FA1b2_C3d4-E5f6G7h8I9j0K1%2F HTTP/1.1",
+            "GET /en/check/?cards=4S&back=%2Fen%2Fgames%2F<token>%2F HTTP/1.1",
+        ),
+        ("back=%2fen%2fgames%2fA1b2_C3d4-E5f6G7h8I9j0K1", "back=%2fen%2fgames%2f<token>"),
     ],
 )
 def test_mask_replaces_the_token_segment_after_games(text, masked):

@@ -139,3 +139,20 @@ def test_a_romme_answer_has_the_opening_value_against_the_minimum(client):
     assert result["discard"] == "10S"
     low = post(client, {"variant": "romme", "cards": hand, "options": {"opening_minimum": 30}})
     assert low.json()["can_open"] is True
+
+
+def test_outs_count_the_unseen_copies_of_each_wait(client):
+    cards = RULES_EXAMPLE[:-3]
+    result = post(client, {"variant": "classic", "cards": cards, "seen": "2S JK"}).json()
+    assert result["waits"] == ["2S", "2H", "2D", "2C", "JK"]
+    assert result["outs"] == {"2S": 1, "2H": 2, "2D": 2, "2C": 2, "JK": 1}
+    table = post(client, {"variant": "classic", "cards": cards, "players": 12}).json()
+    assert table["outs"] == {"2S": 4, "2H": 4, "2D": 4, "2C": 4, "JK": 4}
+    assert post(client, {"variant": "classic", "cards": RULES_EXAMPLE}).json()["outs"] is None
+
+
+def test_seen_cards_beyond_the_decks_get_400(client):
+    payload = {"variant": "classic", "cards": RULES_EXAMPLE[:-3], "seen": "JK JK JK", "players": 3}
+    response = post(client, payload)
+    assert response.status_code == 400
+    assert "hold 3 × JK, but the decks hold only 2" in response.json()["error"]

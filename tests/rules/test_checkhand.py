@@ -29,6 +29,16 @@ def run(*args, stdin=None):
         (["--variant", "classic", "--option", "twos_wild", "AS"], "NAME=VALUE"),
         (["--variant", "contract-spanish", "--deal", "8", "AS " * 7], "deal must be"),
         (["--variant", "romme", "--option", "opening_minimum=²", "AS"], "opening_minimum"),
+        (
+            [
+                "--variant",
+                "classic",
+                "--players",
+                "1",
+                "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH",
+            ],
+            "for 2 to 12 players, not 1",
+        ),
     ],
 )
 def test_bad_arguments_exit_with_status_2_and_a_clear_message(args, fragment):
@@ -93,3 +103,10 @@ def test_jsonl_keeps_identical_twos_apart_like_the_api():
     assert refused["goes_out"] is False and "3S" in refused["waits"]
     assert accepted["goes_out"] is True and accepted["discard"] == "AS"
     assert all(sum(p["card"] == "2S" for p in meld) <= 1 for meld in accepted["melds"])
+
+
+def test_seen_cards_and_players_set_the_outs():
+    hand = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH"
+    result = run("--variant", "classic", "--seen", "2S 2S JK", "--players", "6", hand)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["outs"] == {"2S": 1, "2H": 3, "2D": 3, "2C": 3, "JK": 2}

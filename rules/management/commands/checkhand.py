@@ -32,6 +32,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--first-turn", choices=["drawn", "undrawn"], default=None)
         parser.add_argument(
+            "--seen", help='classic: cards seen outside the hand, left out of outs, e.g. "2S JK"'
+        )
+        parser.add_argument(
+            "--players", type=int, help="classic: the players at the table (the decks of outs)"
+        )
+        parser.add_argument(
             "--jsonl", action="store_true", help="read one JSON request per line from stdin"
         )
 
@@ -52,6 +58,9 @@ class Command(BaseCommand):
             request["deal"] = opts["deal"]
         if opts["first_turn"]:
             request["first_turn"] = opts["first_turn"]
+        for name in ("seen", "players"):
+            if opts[name] is not None:
+                request[name] = opts[name]
         if opts["option"]:
             request["options"] = dict(self._option(o) for o in opts["option"])
         try:
