@@ -402,6 +402,10 @@ class DealForm(forms.Form):
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    # Where the form started (scorepad/conflicts.py): the number of the deal it records, and
+    # for a correction the values its fields had when it opened.
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    base = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20000)
     went_out = forms.ChoiceField(
         label=_("Who went out?"),
         widget=forms.RadioSelect,

@@ -41,6 +41,10 @@ class AlreadyDone(Exception):
     """This form (its one-time token) was already saved: nothing was saved again."""
 
 
+# The changes after which a target may be reached.
+ADDS_A_DEAL = ("recorded", "restored")
+
+
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=NAME_MAX)
     created_at = models.DateTimeField(default=timezone.now)
@@ -100,6 +104,10 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     first_dealer = models.PositiveSmallIntegerField(default=0)  # a seat position
     value_per_point = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    # The table's target (classic and Rommé): the game ends by itself once a player's total
+    # reaches ``target_score`` or ``target_deals`` deals are played.
+    target_score = models.PositiveIntegerField(null=True, blank=True)
+    target_deals = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
     editor_token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -161,6 +169,18 @@ class Game(models.Model):
     def starter_cards(self, number: int) -> int:
         return self.variant.starter_cards(number, self.deal_specs)
 
+    @property
+    def can_have_target(self) -> bool:
+        """A target ends the classic game and Rommé; the contract games keep their deals."""
+        return self.total_deals is None
+
+    def target_reached(self, deals: int, totals: Sequence[int]) -> bool:
+        if not self.can_have_target:
+            return False
+        if self.target_deals and deals >= self.target_deals:
+            return True
+        return bool(self.target_score) and any(t >= self.target_score for t in totals)
+
     def is_complete(self, deals: int) -> bool:
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
         return self.total_deals is not None and deals >= self.total_deals
@@ -191,7 +211,11 @@ class Game(models.Model):
                 if not bumped:
                     raise StaleVersion
                 details = apply(self)
-                self.recompute_totals()
+                totals = self.recompute_totals()
+                reached = kind in ADDS_A_DEAL and not self.is_finished
+                if reached and self.target_reached(self.deals.count(), totals):
+                    self.finish()
+                    details["target"] = True
                 event = GameEvent.objects.create(
                     game=self,
                     kind=kind,
@@ -210,19 +234,74 @@ class Game(models.Model):
         self.version = version + 1
         return event
 
-    def recompute_totals(self) -> None:
-        """Store each seat's total and place, from the engine's running totals and standings."""
+    def recompute_totals(self) -> list[int]:
+        """Store each seat's total and place, from the engine's running totals and standings
+        (a player's starting balance included); return the totals in seating order."""
         seats = list(self.seats.order_by("position"))
         positions = {s.pk: s.position for s in seats}
         deals = list(self.deals.prefetch_related("scores").order_by("number"))
         per_deal = [deal.scores_by_position(positions) for deal in deals]
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
+        totals = {s.position: totals[s.position] + s.start for s in seats}
         places = {s.player: s.place for s in standings(totals, self.variant)}
         for seat in seats:
             seat.total = totals[seat.position]
             seat.place = places[seat.position]
         Seat.objects.bulk_update(seats, ["total", "place"])
+        return [totals[pos] for pos in order]
+
+    # --- players who come and go -------------------------------------------------------------
+    def playing_seats(self) -> list[Seat]:
+        """The seats at the table now: the ones the next deal is recorded for."""
+        return [s for s in self.seats.all() if s.active]
+
+    def join(self, name: str, start: int, *, version: int, once: str, actor: Actor):
+        """A player sits down after the last seat, from the next deal on, with ``start``."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            if game.is_finished:
+                raise StaleVersion
+            player = Player.objects.filter(name=name).exclude(seats__game=game).order_by(
+                "pk"
+            ).first() or Player.objects.create(name=name)
+            last = game.seats.order_by("-position").values_list("position", flat=True).first()
+            seat = Seat.objects.create(
+                game=game, player=player, position=(last or 0) + 1, start=start
+            )
+            return {"position": seat.position, "name": name, "start": start}
+
+        return self.change(version=version, once=once, actor=actor, kind="joined", apply=apply)
+
+    def seat_leaves(self, position: int, *, version: int, once: str, actor: Actor, back=False):
+        """A player leaves the table (no more deals; the totals stay), or comes back."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            seat = game.seats.select_related("player").get(position=position)
+            Seat.objects.filter(pk=seat.pk).update(active=back)
+            return {"position": position, "name": seat.player.name}
+
+        kind = "returned" if back else "left"
+        return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
+
+    def rename(self, position: int, name: str, *, version: int, once: str, actor: Actor):
+        """A player's name, in this game and every other the same player is in."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            seat = game.seats.select_related("player").get(position=position)
+            before = seat.player.name
+            Player.objects.filter(pk=seat.player_id).update(name=name)
+            return {"position": position, "before": before, "after": name}
+
+        return self.change(version=version, once=once, actor=actor, kind="renamed", apply=apply)
+
+    def set_target(self, score: int | None, deals: int | None, *, version, once, actor: Actor):
+        def apply(game: Game) -> dict[str, Any]:
+            game.target_score, game.target_deals = score, deals
+            Game.objects.filter(pk=game.pk).update(target_score=score, target_deals=deals)
+            return {"score": score, "deals": deals}
+
+        return self.change(version=version, once=once, actor=actor, kind="target", apply=apply)
 
     # --- the operations of the score pad ----------------------------------------------------
     def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
@@ -267,6 +346,37 @@ class Game(models.Model):
             return {"deal_number": number, "before": before}
 
         return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
+
+    def restore_deal(
+        self,
+        result: DealResult,
+        number: int,
+        *,
+        source: GameEvent,
+        version: int,
+        once: str,
+        actor: Actor,
+    ):
+        """Bring back a deal that was undone or deleted (``source``, its history entry) at
+        the number it had: the later deals move down one row."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            count = game.deals.count()
+            if game.is_finished or game.is_complete(count):
+                raise StaleVersion
+            at = min(number, count + 1)
+            later = Deal.objects.filter(game=game, number__gte=at)
+            later.update(number=-(F("number") + 1))
+            Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
+            deal = Deal(game=game, number=at)
+            deal.set_result(result)
+            deal.save()
+            deal.save_scores(result)
+            if game.is_complete(count + 1):
+                game.finish()
+            return {"deal_number": at, "after": deal.snapshot(result), "source": source.pk}
+
+        return self.change(version=version, once=once, actor=actor, kind="restored", apply=apply)
 
     def undo_last_deal(self, *, version: int, once: str, actor: Actor):
         last = self.deals.order_by("-number").values_list("number", flat=True).first()
@@ -325,6 +435,11 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()  # 0, 1, ... in seating order (clockwise)
     total = models.IntegerField(default=0)  # from the engine, after every change
     place = models.PositiveSmallIntegerField(default=1)
+    # A player who joined during the game starts from ``start`` (in the total); one who left
+    # is not ``active``: no deal is recorded for them, their total stays. A seat plays in a
+    # deal when it has a score in it (scorepad/sheet.py).
+    start = models.IntegerField(default=0)
+    active = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -444,6 +559,12 @@ class GameEvent(models.Model):
         "edited": _("Deal edited"),
         "deleted": _("Deal deleted"),
         "undone": _("Last deal undone"),
+        "restored": _("Deal brought back"),
+        "joined": _("Player joined"),
+        "left": _("Player left"),
+        "returned": _("Player back at the table"),
+        "renamed": _("Player renamed"),
+        "target": _("Target set"),
         "finished": _("Game ended"),
         "resumed": _("Game resumed"),
         "link_replaced": _("Link replaced"),

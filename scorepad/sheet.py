@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.db.models import Prefetch
 
+from rules.engine.dealing import dealers, next_playing
 from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
 from rules.engine.variants import CLASSIC, DealSpec
 
@@ -37,9 +38,10 @@ def sheet_prefetch() -> list[Prefetch]:
 
 @dataclass
 class Cell:
-    points: int | None  # None when the deal was abandoned
+    points: int | None  # None when the deal was abandoned, or the player was not in it
     total: int
     went_out: bool = False
+    away: bool = False  # the player was not at the table for this deal
 
 
 @dataclass
@@ -114,38 +116,57 @@ class Sheet:
         return Chart.build(self) if self.rows else None
 
 
+def players_of_deals(game: Game, deals: list[Deal]) -> list[set[int]]:
+    """The seat positions that play in each deal: those with a score in it. An abandoned
+    deal has no scores: the players of the deal before it, or the seats that started."""
+    positions = {s.pk: s.position for s in game.seats.all()}
+    started = {s.position for s in game.seats.all() if s.start == 0} or set(positions.values())
+    out: list[set[int]] = []
+    for deal in deals:
+        playing = {positions[score.seat_id] for score in deal.scores.all()}
+        out.append(playing or (out[-1] if out else started))
+    return out
+
+
 def build_sheet(game: Game) -> Sheet:
     seats = list(game.seats.all())
-    n = len(seats)
     positions = {s.pk: s.position for s in seats}
     order = [s.position for s in seats]
     by_pos = {s.position: s for s in seats}
     deals = list(game.deals.all())
     per_deal = [d.scores_by_position(positions) for d in deals]
-    running = running_totals(per_deal, order)
+    start = {s.position: s.start for s in seats}
+    running = [
+        {pos: t + start[pos] for pos, t in totals.items()}
+        for totals in running_totals(per_deal, order)
+    ]
+    playing = [*players_of_deals(game, deals), {s.position for s in seats if s.active}]
+    dealt_by = dealers(game.first_dealer, game.step, order, playing)
     rows = []
-    for deal, scores, totals in zip(deals, per_deal, running, strict=True):
+    for i, (deal, scores, totals) in enumerate(zip(deals, per_deal, running, strict=True)):
         cells = [
             Cell(
-                points=None if deal.is_abandoned else scores[pos],
+                points=None if deal.is_abandoned or pos not in playing[i] else scores[pos],
                 total=totals[pos],
                 went_out=deal.went_out == pos,
+                away=pos not in playing[i],
             )
             for pos in order
         ]
-        dealer = by_pos[game.dealer_position(deal.number, n)]
+        dealer = by_pos[dealt_by[i]]
         rows.append(Row(deal=deal, dealer=dealer, cells=cells, spec=game.deal_spec(deal.number)))
-    final = running[-1] if running else dict.fromkeys(order, 0)
+    final = running[-1] if running else dict(start)
     ranked = standings(final, game.variant)
     table = [(by_pos[st.player], st) for st in ranked]
     next_deal = None
     number = len(deals) + 1
     if not game.is_finished and not game.is_complete(len(deals)):
-        decks, jokers = game.decks(number, n)
+        decks, jokers = game.decks(number, len(playing[-1]))
+        dealer = dealt_by[-1]
         next_deal = DealInfo(
             number=number,
-            dealer=by_pos[game.dealer_position(number, n)],
-            starter=by_pos[game.starter_position(number, n)],
+            dealer=by_pos[dealer],
+            starter=by_pos[next_playing(order, dealer, game.step, playing[-1])],
             spec=game.deal_spec(number),
             cards=game.cards_dealt(number),
             starter_cards=game.starter_cards(number),
@@ -195,7 +216,7 @@ class Chart:
     @classmethod
     def build(cls, sheet: Sheet) -> Chart:
         """Polylines of every player's running total, deal 0 (all at 0) to the last deal."""
-        columns: list[list[int]] = [[0] for _ in sheet.seats]
+        columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
         for row in sheet.rows:
             for i, cell in enumerate(row.cells):
                 columns[i].append(cell.total)

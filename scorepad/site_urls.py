@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import app, deals, games, home, players, sheet
+from .views import app, deals, games, home, players, seats, sheet
 
 
 class TokenConverter:
@@ -31,8 +31,11 @@ urlpatterns = [
     path("games/<token:token>/export.json", sheet.export_json, name="game-export-json"),
     path("games/<token:token>/export.csv", sheet.export_csv_view, name="game-export-csv"),
     path("games/<token:token>/end/", deals.game_end, name="game-end"),
+    path("games/<token:token>/players/", seats.game_players, name="game-players"),
     path("games/<token:token>/deals/new/", deals.deal_new, name="deal-new"),
     path("games/<token:token>/deals/undo/", deals.deal_undo, name="deal-undo"),
+    path("games/<token:token>/deals/redo/", deals.deal_redo, name="deal-redo"),
+    path("games/<token:token>/deals/restore/", deals.deal_restore, name="deal-restore"),
     path("games/<token:token>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
     path("games/<token:token>/deals/<int:number>/delete/", deals.deal_delete, name="deal-delete"),
 ]

@@ -57,9 +57,18 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
         "value_per_point": str(game.value_per_point) if game.value_per_point is not None else None,
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        # Players who came and went (all optional: a file without them has every player
+        # in every deal, each starting at 0).
+        "starts": [s.start for s in sheet.seats],
+        "left": [s.player.name for s in sheet.seats if not s.active],
+        "target_score": game.target_score,
+        "target_deals": game.target_deals,
         "deals": [
             {
                 "number": row.deal.number,
+                "players": [
+                    s.position for s, c in zip(sheet.seats, row.cells, strict=True) if not c.away
+                ],
                 "dealer": row.dealer.player.name,
                 "status": row.deal.status,
                 "went_out": row.deal.went_out,
@@ -267,7 +276,9 @@ def import_game(
             value_per_point=game_data.get("value_per_point"),
             **(fields or {}),
         )
-        _record_deals(game, seats.seat(game), deals)
+        seated = seats.seat(game)
+        _come_and_go(game, seated, document)
+        _record_deals(game, seated, deals)
         game.recompute_totals()
         finished = document.get("status") == Game.Status.FINISHED or game.is_complete(len(deals))
         if finished:
@@ -278,13 +289,47 @@ def import_game(
     return game
 
 
+def _come_and_go(game: Game, seats: list[Seat], document: dict) -> None:
+    """The starting totals, the players who left and the target of a file, when it has them."""
+    starts = document.get("starts")
+    if starts is not None:
+        _require(
+            isinstance(starts, list)
+            and len(starts) == len(seats)
+            and all(
+                isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10**6 for n in starts
+            ),
+            _("The starting totals of the export are not readable."),
+        )
+        for seat, start in zip(seats, starts, strict=True):
+            seat.start = start
+    left = document.get("left") or []
+    _require(isinstance(left, list), _("The starting totals of the export are not readable."))
+    for seat in seats:
+        seat.active = seat.player.name not in left
+    Seat.objects.bulk_update(seats, ["start", "active"])
+    if game.can_have_target:
+        for field, digits in (("target_score", 6), ("target_deals", 3)):
+            value = document.get(field)
+            if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**digits:
+                setattr(game, field, value)
+        game.save(update_fields=["target_score", "target_deals"])
+
+
 def _record_deals(game: Game, seats: list[Seat], deals: list) -> None:
     """Every deal of the file through the game's deal form, as if typed at the table."""
     form_class = deal_form_class(game)
     for number, item in enumerate(deals, start=1):
         _require(isinstance(item, dict), _("Deal %(n)d is not readable.") % {"n": number})
+        playing = item.get("players")
+        if playing is not None:
+            _require(
+                isinstance(playing, list) and all(p in range(len(seats)) for p in playing),
+                _("Deal %(n)d is not readable.") % {"n": number},
+            )
+        in_deal = seats if playing is None else [s for s in seats if s.position in playing]
         try:
-            result = _deal_result(game, seats, form_class, number, item)
+            result = _deal_result(game, in_deal, form_class, number, item, everyone=seats)
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ImportProblem):
                 raise
@@ -298,7 +343,7 @@ def _record_deals(game: Game, seats: list[Seat], deals: list) -> None:
         )
 
 
-def _deal_result(game, seats, form_class, number, item):
+def _deal_result(game, seats, form_class, number, item, everyone=None):
     if item.get("status") == Deal.Status.ABANDONED:
         initial = {"went_out": WENT_OUT_ABANDONED}
     else:
@@ -322,7 +367,7 @@ def _deal_result(game, seats, form_class, number, item):
         )
     given = item.get("scores")
     if given is not None:
-        computed = [form.result.scores.get(s.position, 0) for s in seats]
+        computed = [form.result.scores.get(s.position, 0) for s in everyone or seats]
         _require(
             given == computed,
             _("Deal %(n)d: the scores in the file do not match what was entered.") % {"n": number},

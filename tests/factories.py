@@ -79,7 +79,7 @@ def record(game: Game, data: dict[str, str]):
     game.refresh_from_db()
     form_class = ClassicDealForm if game.variant_id == "classic" else PenaltyDealForm
     data = {**data, "version": str(game.version)}
-    form = form_class(data, game=game, seats=seats(game))
+    form = form_class(data, game=game, seats=[s for s in seats(game) if s.active])
     assert form.is_valid(), form.errors
     return game.record_deal(form.result, version=game.version, once=data["once"], actor=ACTOR)
 

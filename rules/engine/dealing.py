@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .cards import SUITS, Card
@@ -45,3 +46,37 @@ def draw_first_dealer(variant: Variant, players: int, rng: random.Random | None 
         contenders = [pos for pos, c in drawn.items() if value(c) == best]
         if len(contenders) == 1:
             return Draw(dealer=contenders[0], rounds=rounds, highest=highest)
+
+
+def next_playing(order: Sequence[int], after: int, step: int, playing: Collection[int]) -> int:
+    """The first seat after ``after`` in seating ``order`` (``step`` +1 to the left, -1 to the
+    right) that plays: seats not at the table are passed over."""
+    n = len(order)
+    i = order.index(after)
+    for k in range(1, n + 1):
+        seat = order[(i + k * step) % n]
+        if seat in playing:
+            return seat
+    raise ValueError("nobody plays")
+
+
+def dealers(
+    first: int, step: int, order: Sequence[int], players: Sequence[Collection[int]]
+) -> list[int]:
+    """The dealer of each deal, given the seats that play in each (``players``, one
+    collection per deal, in order).
+
+    The first dealer deals the first deal (the next playing seat when they are not in it);
+    then the deal passes to the next seat that plays in the next deal. With the same players
+    in every deal this is the plain rotation: deal ``n`` is dealt by the seat ``n - 1`` steps
+    after the first dealer. A player who joins takes their turn when the deal reaches their
+    seat; one who left is passed over.
+    """
+    out: list[int] = []
+    for number, playing in enumerate(players):
+        if number == 0:
+            dealer = first if first in playing else next_playing(order, first, step, playing)
+        else:
+            dealer = next_playing(order, out[-1], step, playing)
+        out.append(dealer)
+    return out

@@ -18,9 +18,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from .. import conflicts
 from ..access import Access, actor, game_view, resolve
-from ..forms import DealForm, deal_form_class, once_token
-from ..models import AlreadyDone, Game, GameEvent, StaleVersion
+from ..forms import DealForm, deal_form_class, once_token, small_int
+from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
+from ..sheet import players_of_deals
 from .common import game_url, render_game, to_sheet
 
 INFO, ERROR = messages.INFO, messages.ERROR
@@ -57,7 +59,14 @@ def _done(request: HttpRequest, access: Access, outcome: str, message: str, leve
     return to_sheet(access)
 
 
-def _panel(access: Access, form: DealForm, url: str, number: int | None, preview: bool = False):
+def _panel(
+    access: Access,
+    form: DealForm,
+    url: str,
+    number: int | None,
+    preview: bool = False,
+    **extra,
+):
     next_number = len(access.game.deals.all()) + 1
     return {
         "kind": "deal",
@@ -68,16 +77,40 @@ def _panel(access: Access, form: DealForm, url: str, number: int | None, preview
         "is_classic": access.game.variant_id == "classic",
         "next_number": next_number,
         "spec": access.game.deal_spec(number or next_number),
+        **extra,
     }
 
 
-def _deal_form(access: Access, data=None, initial=None) -> DealForm:
+def _seats(access: Access, number: int | None) -> list[Seat]:
+    """Who a deal form is for: the players of deal ``number``, or those at the table now."""
+    game = access.game
+    deals = list(game.deals.all())
+    if number and number <= len(deals):
+        playing = players_of_deals(game, deals[:number])[-1]
+        return [s for s in game.seats.all() if s.position in playing]
+    return game.playing_seats()
+
+
+def _deal_form(
+    access: Access, data=None, initial=None, number: int | None = None, seats=None
+) -> DealForm:
     game = access.game
     form_class = deal_form_class(game)
     base = {"version": game.version, "once": once_token()}
     return form_class(
-        data, initial={**base, **(initial or {})}, game=game, seats=list(game.seats.all())
+        data,
+        initial={**base, **(initial or {})},
+        game=game,
+        seats=seats if seats is not None else _seats(access, number),
     )
+
+
+def _stored_form(access: Access, deal: Deal) -> DealForm:
+    """The correction form of ``deal`` as it is stored, its ``base`` the same values."""
+    initial = deal_form_class(access.game).initial_from(deal)
+    form = _deal_form(access, initial={**initial, "number": deal.number}, number=deal.number)
+    form.initial["base"] = conflicts.encode(conflicts.form_values(form))
+    return form
 
 
 def _preview_only(request: HttpRequest) -> bool:
@@ -86,7 +119,7 @@ def _preview_only(request: HttpRequest) -> bool:
 
 def _preview(request: HttpRequest, access: Access, number: int | None) -> HttpResponse:
     """The live result of a deal form being filled in (htmx GET: it changes nothing)."""
-    form = _deal_form(access, request.GET)
+    form = _deal_form(access, request.GET, number=number)
     form.is_valid()
     return render(
         request,
@@ -102,7 +135,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
         if number
         else game_url(access.token, "deal-new")
     )
-    form = _deal_form(access, request.POST)
+    form = _deal_form(access, request.POST, number=number)
     valid = form.is_valid()
     if from_outbox(request) and not valid:
         errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
@@ -147,18 +180,85 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
             return _done(request, fresh, "gone", _ended(), ERROR)
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", _stale_notice())
-        rebound = request.POST.copy()
-        rebound["version"] = str(fresh.game.version)
-        form = _deal_form(fresh, rebound)
-        form.is_valid()
-        return render_game(
-            request,
-            fresh,
-            panel=_panel(fresh, form, url, number),
-            notice=_stale_notice(),
-            status=409,
-        )
+        if number:
+            return _merged_correction(request, fresh, form, url, number)
+        return _recorded_meanwhile(request, fresh, form, url)
     return _done(request, access, "saved", done)
+
+
+def _merged_correction(
+    request: HttpRequest, fresh: Access, mine: DealForm, url: str, number: int
+) -> HttpResponse:
+    """A correction that met another phone's change: the deal as saved now, with this
+    phone's own changes on top, the fields where the two differ marked; not saved yet."""
+    deal = next(d for d in fresh.game.deals.all() if d.number == number)
+    theirs = _stored_form(fresh, deal)
+    merge = conflicts.merge_forms(conflicts.decode(request.POST.get("base")), mine, theirs)
+    data = conflicts.as_data(
+        merge.values,
+        version=str(fresh.game.version),
+        once=request.POST.get("once", ""),
+        number=str(number),
+        base=theirs.initial["base"],
+    )
+    form = _deal_form(fresh, data, number=number)
+    form.is_valid()
+    if merge.differences:
+        notice = _(
+            "Another phone corrected deal %(n)d while you were entering this. The form now "
+            "shows its correction with your changes on top; where the two phones differ, "
+            "both values are marked. Check and save again."
+        ) % {"n": number}
+    else:
+        notice = _(
+            "Another phone corrected deal %(n)d while you were entering this. The form now "
+            "shows its correction with your changes on top. Check and save again."
+        ) % {"n": number}
+    conflict = {"kind": "correction", "differences": merge.differences, "taken": merge.taken}
+    return _met_a_change(
+        request, fresh, _panel(fresh, form, url, number, conflict=conflict), notice
+    )
+
+
+def _met_a_change(request: HttpRequest, fresh: Access, panel: dict, notice: str) -> HttpResponse:
+    """The form that met another phone's change, open on the fresh sheet, not saved (409)."""
+    return render_game(request, fresh, panel=panel, notice=notice, status=409)
+
+
+def _recorded_meanwhile(
+    request: HttpRequest, fresh: Access, mine: DealForm, url: str
+) -> HttpResponse:
+    """A new deal that met another phone's change: when a deal was recorded meanwhile under
+    the number this phone meant, it is shown, and the player says whether this entry is
+    another deal or the same one. Nothing is saved without a tap."""
+    deals = list(fresh.game.deals.all())
+    meant = mine.cleaned_data.get("number") if hasattr(mine, "cleaned_data") else None
+    number = meant if meant and meant <= len(deals) else (len(deals) if meant is None else 0)
+    rebound = request.POST.copy()
+    rebound["version"] = str(fresh.game.version)
+    rebound["number"] = str(len(deals) + 1)
+    rebound.pop("base", None)
+    form = _deal_form(fresh, rebound)
+    form.is_valid()
+    if not number:
+        return _met_a_change(request, fresh, _panel(fresh, form, url, None), _stale_notice())
+    deal = deals[number - 1]
+    seats = list(fresh.game.seats.all())
+    by_pk = {s.pk: s for s in seats}
+    recorded = {by_pk[score.seat_id].position: score.points for score in deal.scores.all()}
+    same = form.result is not None and form.result.scores == recorded
+    conflict = {
+        "kind": "recorded",
+        "number": number,
+        "ledger": [(s, recorded[s.position]) for s in seats if s.position in recorded],
+        "same": same,
+        "edit_url": game_url(fresh.token, "deal-edit", number=number),
+    }
+    notice = _(
+        "Another phone recorded deal %(n)d while you were entering this. "
+        "Is yours another deal, or the same one?"
+    ) % {"n": number}
+    return _met_a_change(request, fresh, _panel(fresh, form, url, None, conflict=conflict), notice)
 
 
 def _used_once(request: HttpRequest, access: Access) -> bool:
@@ -193,7 +293,7 @@ def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
         return _save_deal(request, access, None)
     if _preview_only(request):
         return _preview(request, access, None)
-    form = _deal_form(access)
+    form = _deal_form(access, initial={"number": len(game.deals.all()) + 1})
     return render_game(request, access, panel=_panel(access, form, request.path, None))
 
 
@@ -207,8 +307,7 @@ def deal_edit(request: HttpRequest, access: Access, number: int) -> HttpResponse
         return _save_deal(request, access, number)
     if _preview_only(request):
         return _preview(request, access, number)
-    form_class = deal_form_class(access.game)
-    form = _deal_form(access, initial=form_class.initial_from(deal))
+    form = _stored_form(access, deal)
     return render_game(request, access, panel=_panel(access, form, request.path, number))
 
 
@@ -224,7 +323,9 @@ def _gone(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     return _done(request, access, "gone", _("Deal %(n)d no longer exists.") % {"n": number}, ERROR)
 
 
-def _simple_change(request: HttpRequest, access: Access, change, done: str) -> HttpResponse:
+def _simple_change(
+    request: HttpRequest, access: Access, change, done: str, tags: str = ""
+) -> HttpResponse:
     """A POST that changes the game without a form to fill: version and token only."""
     try:
         version = int(request.POST.get("version", ""))
@@ -244,6 +345,9 @@ def _simple_change(request: HttpRequest, access: Access, change, done: str) -> H
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", _stale_notice())
         return render_game(request, fresh, notice=_stale_notice(), status=409)
+    if tags and not from_outbox(request):
+        messages.add_message(request, messages.SUCCESS, done, extra_tags=tags)
+        return to_sheet(access)
     return _done(request, access, "saved", done)
 
 
@@ -271,8 +375,88 @@ def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
             return _done(request, access, "already", _already_done(), INFO)
         return _done(request, access, "gone", _("There is no deal to undo."), INFO)
     return _simple_change(
-        request, access, access.game.undo_last_deal, _("Deal %(n)d undone.") % {"n": number}
+        request,
+        access,
+        access.game.undo_last_deal,
+        _("Deal %(n)d undone.") % {"n": number},
+        tags="redo",
     )
+
+
+BROUGHT_BACK_KINDS = ("undone", "deleted")
+
+
+def _restored_result(access: Access, event: GameEvent) -> DealForm:
+    """The deal an undo or delete took away, entered again through its form and the engine
+    (the game's rules are the same), so it comes back exactly as it was scored."""
+    before = event.details.get("before") or {}
+    taken = Deal(
+        status=before.get("status", Deal.Status.SCORED),
+        went_out=before.get("went_out"),
+        handromme=bool(before.get("handromme")),
+        entry=before.get("entry") or {},
+    )
+    initial = deal_form_class(access.game).initial_from(taken)
+    played = {int(pos) for pos in before.get("scores") or {}}
+    seats = [s for s in access.game.seats.all() if s.position in played] or None
+    values = conflicts.form_values(_deal_form(access, initial=initial, seats=seats))
+    data = conflicts.as_data(values, version="0", once="restore")
+    form = _deal_form(access, data, seats=seats)
+    form.is_valid()
+    return form
+
+
+def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -> HttpResponse:
+    if _used_once(request, access):
+        return _done(request, access, "already", _already_done(), INFO)
+    game = access.game
+    if event is None or event.kind not in BROUGHT_BACK_KINDS:
+        return _done(request, access, "gone", _("There is no deal to bring back."), INFO)
+    if GameEvent.objects.filter(game=game, kind="restored", details__source=event.pk).exists():
+        return _done(
+            request,
+            access,
+            "gone",
+            _("Deal %(n)d was brought back already.") % {"n": event.deal_number},
+            INFO,
+        )
+    if game.is_finished or game.is_complete(len(game.deals.all())):
+        return _done(request, access, "gone", _ended(), ERROR)
+    form = _restored_result(access, event)
+    if form.result is None:
+        return _done(
+            request,
+            access,
+            "invalid",
+            _("Deal %(n)d cannot be brought back: its entry no longer adds up.")
+            % {"n": event.deal_number},
+            ERROR,
+        )
+
+    def change(**kwargs):
+        return game.restore_deal(form.result, event.deal_number, source=event, **kwargs)
+
+    count = len(game.deals.all())
+    number = min(event.deal_number, count + 1)
+    return _simple_change(request, access, change, _("Deal %(n)d brought back.") % {"n": number})
+
+
+@require_POST
+@game_view(editor=True)
+def deal_redo(request: HttpRequest, access: Access) -> HttpResponse:
+    """Redo, offered beside the message of an undo: the deal that undo took away, back.
+    The form carries the version right after the undo: after any other change it is stale."""
+    last = access.game.events.filter(kind="undone").order_by("-pk").first()
+    return _bring_back(request, access, last)
+
+
+@require_POST
+@game_view(editor=True)
+def deal_restore(request: HttpRequest, access: Access) -> HttpResponse:
+    """From the history: bring back a deal that was undone or deleted."""
+    event_id = small_int(request.POST.get("event", ""))
+    event = access.game.events.filter(pk=event_id).first() if event_id else None
+    return _bring_back(request, access, event)
 
 
 @require_POST

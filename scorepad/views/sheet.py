@@ -82,6 +82,33 @@ def _describe(side: dict, names: dict[str, str]) -> str:
     return ", ".join(parts)
 
 
+def _table_note(event) -> str:
+    """One line for a change of the table: who joined, left, came back or was renamed, the target."""
+    d = event.details
+    if event.kind == "joined":
+        return _("%(name)s sat down, starting with %(n)d.") % {
+            "name": d.get("name"),
+            "n": d.get("start", 0),
+        }
+    if event.kind in ("left", "returned"):
+        return str(d.get("name", ""))
+    if event.kind == "renamed":
+        return _("%(before)s is now called %(after)s.") % {
+            "before": d.get("before"),
+            "after": d.get("after"),
+        }
+    if event.kind == "target":
+        parts = []
+        if d.get("score"):
+            parts.append(_("a total of %(n)d") % {"n": d["score"]})
+        if d.get("deals"):
+            parts.append(_("after deal %(n)d") % {"n": d["deals"]})
+        return ", ".join(parts) or _("no target")
+    if d.get("target"):
+        return _("The target was reached: the game ended.")
+    return ""
+
+
 @require_GET
 @game_view()
 def game_history(request: HttpRequest, access: Access) -> HttpResponse:
@@ -89,7 +116,12 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
     names = {str(s.position): s.player.name for s in game.seats.all()}
     lang = request.LANGUAGE_CODE
     events = []
-    for event in game.events.all()[:300]:
+    kept = list(game.events.all()[:300])
+    restored = {e.details.get("source") for e in kept if e.kind == "restored"}
+    open_slot = (
+        access.can_edit and not game.is_finished and not game.is_complete(game.deals.count())
+    )
+    for event in kept:
         changes = []
         before = event.details.get("before", {}).get("scores", {})
         after = event.details.get("after", {}).get("scores", {})
@@ -108,6 +140,10 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
                 "draw": draw,
                 "before": _describe(event.details.get("before", {}), names),
                 "after": _describe(event.details.get("after", {}), names),
+                "note": _table_note(event),
+                "bring_back": open_slot
+                and event.kind in ("undone", "deleted")
+                and event.pk not in restored,
             }
         )
     return render(
@@ -117,6 +153,7 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
             "access": access,
             "game": game,
             "events": events,
+            "once": once_token(),
             "variant_name": NAMES[game.variant_id],
             "is_classic": game.variant_id == "classic",
         },

@@ -69,6 +69,8 @@ def score_pad_pages() -> list[str]:
         f"/en/games/{editor}/deals/1/edit/",
         f"/en/games/{editor}/history/",
         f"/en/games/{editor}/share/",
+        f"/en/games/{editor}/players/",
+        f"/en/games/{nordic.editor_token}/players/",
         f"/nb/games/{nordic.editor_token}/",
         f"/nb/games/{nordic.editor_token}/deals/new/",
         "/de/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH+10C+JC+QC+KC+AD+3D+KH+JK",

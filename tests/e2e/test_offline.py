@@ -175,7 +175,8 @@ def test_a_kept_correction_meets_another_phones_correction_as_a_conflict(browser
     assert winners(game) == ["Anna", "Dan"]  # B's correction stands
 
     entry.get_by_role("button", name="Open it").click()
-    expect(a.locator("#game .message.error")).to_contain_text("another phone saved a change")
+    expect(a.locator("#game .message.error")).to_contain_text("Another phone corrected deal 2")
+    expect(a.locator(".conflict .differences")).to_contain_text("The other phone saved: Dan")
     expect(a.locator("#panel-title")).to_have_text("Correct deal 2")
     assert winners(game) == ["Anna", "Dan"]  # nothing saved without a tap
     expect(a.locator(".outbox")).to_be_hidden()

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.engine.cards import Card, parse_card
-from rules.engine.dealing import draw_first_dealer
+from rules.engine.dealing import dealers, draw_first_dealer, next_playing
 from rules.engine.variants import (
     CLASSIC,
     NORDIC,
@@ -114,3 +116,34 @@ def test_outside_romme_the_starting_player_gets_as_many_cards_as_the_others():
 def test_the_starting_player_follows_a_custom_schedule():
     schedule = build_schedule([{"cards": 16, "sets": 2, "runs": 0}])
     assert get_variant(SPANISH).starter_cards(1, schedule) == 16
+
+
+# --- who deals when players come and go -----------------------------------------------------
+
+
+@given(
+    n=st.integers(min_value=2, max_value=12),
+    first=st.integers(min_value=0, max_value=11),
+    step=st.sampled_from([1, -1]),
+    deals=st.integers(min_value=1, max_value=30),
+)
+def test_with_the_same_players_the_deal_simply_rotates(n, first, step, deals):
+    first %= n
+    order = list(range(n))
+    got = dealers(first, step, order, [set(order)] * deals)
+    assert got == [(first + k * step) % n for k in range(deals)]
+
+
+def test_a_player_who_left_is_passed_over_and_one_who_joined_takes_their_turn():
+    order = [0, 1, 2, 3, 4]  # 4 joins before deal 3; 1 leaves after deal 3
+    players = [{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3, 4}, {0, 2, 3, 4}, {0, 2, 3, 4}]
+    assert dealers(2, 1, order, players) == [2, 3, 4, 0, 2]
+
+
+def test_a_first_dealer_who_is_not_in_the_first_deal_passes_it_on():
+    assert dealers(1, -1, [0, 1, 2, 3], [{0, 2, 3}]) == [0]
+
+
+def test_the_next_playing_seat_goes_either_way():
+    assert next_playing([0, 1, 2, 3], 3, 1, {1, 2}) == 1
+    assert next_playing([0, 1, 2, 3], 0, -1, {1, 2}) == 2

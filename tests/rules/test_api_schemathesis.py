@@ -16,7 +16,7 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, seed, settings
 from schemathesis import GenerationMode
-from schemathesis.checks import positive_data_acceptance
+from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 
 DJANGO = get_wsgi_application()
 
@@ -63,7 +63,12 @@ if os.environ.get("API_FIGURES"):
 @seed(12)
 def test_the_api_does_what_its_openapi_document_says(case):
     response = case.call()
-    case.validate_response(response, excluded_checks=[positive_data_acceptance])
+    excluded = [positive_data_acceptance]
+    if response.status_code == 413:
+        # A body past the documented 16 KiB limit is refused before it is read: a refusal,
+        # though not one of the statuses schemathesis expects for data outside the schema.
+        excluded.append(negative_data_rejection)
+    case.validate_response(response, excluded_checks=excluded)
     mode = case.meta.generation.mode
     key = f"{mode.value}:{response.status_code}"
     SEEN[key] = SEEN.get(key, 0) + 1

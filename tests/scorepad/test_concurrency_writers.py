@@ -26,7 +26,8 @@ from tests.factories import GameFactory, classic_form_data, seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-STALE = "The sheet changed while you were entering this"
+# "The sheet changed while…", or "Another phone recorded deal N while…" (test_conflicts.py)
+STALE = "while you were entering this"
 ALREADY = "That was already saved; it is recorded once."
 
 # (went out, payment rows): six different deals of a classic game of four.

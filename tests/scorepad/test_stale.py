@@ -37,7 +37,8 @@ def test_a_deal_saved_on_a_sheet_that_changed_meanwhile_is_refused_with_the_fres
     response = creator.post(new_deal_url(game), stale)
     page = response.content.decode()
     assert response.status_code == 409
-    assert "The sheet changed while you were entering this" in page
+    # The deal recorded meanwhile is shown, and the player asked (tests/scorepad/test_conflicts.py)
+    assert "Another phone recorded deal 1 while you were entering this" in page
     assert "+9" in page  # the fresh sheet, with the other phone's deal
     assert Deal.objects.count() == 1
     # what was entered is kept, with the fresh version: saving again now records deal 2
@@ -60,7 +61,7 @@ def test_an_htmx_save_on_a_stale_sheet_still_swaps_the_fresh_sheet_in(creator, g
         new_deal_url(game), stale, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="game"
     )
     assert response.status_code == 200
-    assert "The sheet changed" in response.content.decode()
+    assert "Another phone recorded deal 1 while you were entering this" in response.content.decode()
 
 
 def test_editing_a_deal_that_another_phone_deleted_says_so(creator, game):

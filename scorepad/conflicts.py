@@ -1,0 +1,146 @@
+"""Two phones, one deal: merging a correction that met another phone's newer one.
+
+A correction form carries, in its hidden ``base`` field, the values its fields had when the
+form opened. When it is saved after another phone corrected the same deal, each field is
+merged three ways: the phone's own change wins where it made one, the other phone's value
+is taken where this phone left the field alone, and a field both changed differently is
+marked with both values. The merged form is shown; nothing is saved without a tap.
+
+The values are the form's own, as text (what a browser would post): the same function
+reads a bound form (what a phone sent) and an unbound one (a deal as it is stored).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+# Fields that say where a form stands, not what the deal is.
+BOOKKEEPING = frozenset({"version", "once", "base", "number"})
+
+
+def _text(value: Any) -> str:
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "on"
+    if isinstance(value, (list, tuple)):
+        return " ".join(_text(v) for v in value)
+    return str(value).strip()
+
+
+def form_values(form: forms.Form) -> dict[str, str]:
+    """Every field of the deal that ``form`` holds, as text: "" for empty or unticked."""
+    return {name: _text(form[name].value()) for name in form.fields if name not in BOOKKEEPING}
+
+
+def encode(values: dict[str, str]) -> str:
+    """The ``base`` field's text: only the fields that hold something, compactly."""
+    return json.dumps({k: v for k, v in values.items() if v}, separators=(",", ":"))
+
+
+def decode(text: str | None) -> dict[str, str] | None:
+    """A ``base`` field read back; None when it is missing or not what encode() made."""
+    try:
+        data = json.loads(text or "")
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        return None
+    return data
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A field where this phone's value differs from the other phone's saved one."""
+
+    name: str
+    label: str
+    theirs: str
+    mine: str
+
+
+@dataclass(frozen=True)
+class Merge:
+    values: dict[str, str]
+    differences: tuple[Difference, ...]
+    # Fields this phone left alone that took the other phone's value (``mine``: as it was).
+    taken: tuple[Difference, ...]
+
+
+def merge(
+    base: dict[str, str] | None, mine: dict[str, str], theirs: dict[str, str]
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """Three-way merge of a deal form's values: (merged, fields that differ, fields taken).
+
+    Without a base (a form from before this existed) every field of this phone counts as
+    its change. A field that differs is one this phone changed to something else than the
+    other phone saved; the merged value keeps this phone's, to be checked before saving.
+    """
+    merged: dict[str, str] = {}
+    differ: list[str] = []
+    taken: list[str] = []
+    for name in sorted(set(mine) | set(theirs)):
+        m, t = mine.get(name, ""), theirs.get(name, "")
+        b = None if base is None else base.get(name, "")
+        if b is not None and m == b:
+            merged[name] = t
+            if t != m:
+                taken.append(name)
+        else:
+            merged[name] = m
+            if m != t:
+                differ.append(name)
+    return merged, differ, taken
+
+
+def as_data(values: dict[str, str], **extra: str) -> QueryDict:
+    """Form data as a browser would post it: empty and unticked fields left out."""
+    data = QueryDict(mutable=True)
+    for name, value in {**values, **extra}.items():
+        if value:
+            data[name] = value
+    return data
+
+
+def shown(form: forms.Form, name: str, value: str) -> str:
+    """A field's value as the player reads it: a choice's label, yes or no, or a dash."""
+    field = form.fields.get(name)
+    if isinstance(field, forms.BooleanField):
+        return _("yes") if value else _("no")
+    if not value:
+        return "—"
+    if isinstance(field, forms.ChoiceField):
+        for key, label in field.choices:
+            if str(key) == value:
+                return str(label)
+    return value
+
+
+def merge_forms(base: dict[str, str] | None, mine: forms.Form, theirs: forms.Form) -> Merge:
+    """The merge of what this phone sent (bound ``mine``) with the deal as another phone
+    saved it (``theirs``, unbound, its initial values)."""
+    theirs_values = form_values(theirs)
+    mine_values = form_values(mine)
+    merged, differ, taken = merge(base, mine_values, theirs_values)
+
+    def difference(name: str, before: str) -> Difference:
+        return Difference(
+            name=name,
+            label=str(mine.fields[name].label or name),
+            theirs=shown(mine, name, theirs_values.get(name, "")),
+            mine=shown(mine, name, before),
+        )
+
+    return Merge(
+        values=merged,
+        differences=tuple(difference(n, merged[n]) for n in differ if n in mine.fields),
+        taken=tuple(difference(n, mine_values.get(n, "")) for n in taken if n in mine.fields),
+    )

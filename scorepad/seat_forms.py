@@ -1,0 +1,174 @@
+"""The forms of the Players page of a game: a player joins, leaves or comes back, is renamed,
+and the table's target (scorepad/views/seats.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .forms import clean_name, small_int
+from .models import NAME_MAX, Game, Seat
+
+START_ZERO, START_WORST, START_AVERAGE, START_NUMBER = "zero", "worst", "average", "number"
+
+
+class ChangeForm(forms.Form):
+    """What every change of this page carries: the version and the one-time token."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.seats: list[Seat] = list(game.seats.all())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "version" in self.errors or "once" in self.errors:
+            self.add_error(None, _("The form was incomplete: go back to the sheet and try again."))
+        return data
+
+    def _name(self, field: str, keep: Seat | None = None) -> str:
+        name = clean_name(self.data.get(field, "") or "")
+        if not name:
+            raise forms.ValidationError(_("Enter a name."))
+        if len(name) > NAME_MAX:
+            raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
+        taken = {s.player.name.casefold() for s in self.seats if s is not keep}
+        if name.casefold() in taken:
+            raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
+        return name
+
+
+class JoinForm(ChangeForm):
+    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    start = forms.ChoiceField(
+        label=_("Starts with"),
+        widget=forms.RadioSelect,
+        required=False,
+        initial=START_WORST,
+    )
+    start_points = forms.CharField(label=_("Points to start with"), required=False, max_length=9)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        playing = [s for s in self.seats if s.active]
+        self.penalties = self.game.variant_id != "classic"
+        totals = [s.total for s in playing] or [0]
+        self.worst = max(totals)
+        self.average = round(sum(totals) / len(totals) / 5) * 5 if self.penalties else 0
+        if self.penalties:
+            self.fields["start"].choices = [
+                (START_WORST, _("The highest total at the table (%(n)d)") % {"n": self.worst}),
+                (START_AVERAGE, _("The average of the table (%(n)d)") % {"n": self.average}),
+                (START_ZERO, _("0")),
+                (START_NUMBER, _("Another number")),
+            ]
+        else:
+            del self.fields["start"], self.fields["start_points"]
+
+    def clean_name(self) -> str:
+        return self._name("name")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        variant = self.game.variant
+        if len([s for s in self.seats if s.active]) >= variant.max_players:
+            self.add_error(
+                None,
+                _("%(n)d players are the most this game is played with.")
+                % {"n": variant.max_players},
+            )
+        if self.game.is_finished:
+            self.add_error(None, _("The game has ended: resume it to add a player."))
+        choice = data.get("start") or START_WORST
+        start = 0
+        if self.penalties:
+            if choice == START_WORST:
+                start = self.worst
+            elif choice == START_AVERAGE:
+                start = self.average
+            elif choice == START_NUMBER:
+                number = small_int((data.get("start_points") or "").strip(), digits=6)
+                if number is None:
+                    self.add_error(
+                        "start_points", _("The points to start with are a whole number, 0 or more.")
+                    )
+                start = number or 0
+        data["start_total"] = start
+        return data
+
+
+class RenameForm(ChangeForm):
+    position = forms.IntegerField(widget=forms.HiddenInput)
+    name = forms.CharField(label=_("New name"), max_length=200, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seat = next((s for s in self.seats if s.position == data.get("position")), None)
+        if seat is None:
+            self.add_error(None, _("That player is not at this table."))
+            return data
+        try:
+            data["name"] = self._name("name", keep=seat)
+        except forms.ValidationError as exc:
+            self.add_error("name", exc)
+        data["seat"] = seat
+        return data
+
+
+class LeaveForm(ChangeForm):
+    position = forms.IntegerField(widget=forms.HiddenInput)
+    op = forms.ChoiceField(choices=[("leave", "leave"), ("back", "back")])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seat = next((s for s in self.seats if s.position == data.get("position")), None)
+        if seat is None or not data.get("op"):
+            self.add_error(None, _("That player is not at this table."))
+            return data
+        variant = self.game.variant
+        playing = len([s for s in self.seats if s.active])
+        if data["op"] == "leave" and seat.active and playing <= variant.min_players:
+            self.add_error(
+                None,
+                _("%(name)s cannot leave: this game needs at least %(n)d players.")
+                % {"name": seat.player.name, "n": variant.min_players},
+            )
+        if data["op"] == "back" and not seat.active and playing >= variant.max_players:
+            self.add_error(
+                None,
+                _("%(n)d players are the most this game is played with.")
+                % {"n": variant.max_players},
+            )
+        data["seat"] = seat
+        return data
+
+
+class TargetForm(ChangeForm):
+    target_score = forms.CharField(label=_("Ends when a player's total reaches"), required=False)
+    target_deals = forms.CharField(label=_("Ends after this many deals"), required=False)
+
+    def _number(self, field: str, digits: int) -> int | None:
+        text = (self.cleaned_data.get(field) or "").strip()
+        if not text:
+            return None
+        number = small_int(text, digits=digits)
+        if not number:
+            raise forms.ValidationError(_("A target is a whole number above 0, or empty."))
+        return number
+
+    def clean_target_score(self) -> int | None:
+        return self._number("target_score", 6)
+
+    def clean_target_deals(self) -> int | None:
+        return self._number("target_deals", 3)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.game.can_have_target:
+            self.add_error(None, _("A contract game keeps its seven deals: it has no target."))
+        return data

@@ -1,0 +1,105 @@
+"""The Players page of a game: who is at the table, a player joining or leaving during the
+game, a new name, and the table's target. Every change carries the version and a one-time
+token like the deal forms; a stale one changes nothing and shows the page as it is now."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from rules.facts import NAMES
+
+from ..access import Access, actor, game_view, resolve
+from ..forms import once_token
+from ..models import AlreadyDone, StaleVersion
+from ..seat_forms import JoinForm, LeaveForm, RenameForm, TargetForm
+from .common import game_url
+
+FORMS = {"join": JoinForm, "rename": RenameForm, "leave": LeaveForm, "target": TargetForm}
+
+
+def _page(request: HttpRequest, access: Access, bound=None, notice="", status=200):
+    game = access.game
+    forms = {
+        kind: form_class(initial={"version": game.version, "once": once_token()}, game=game)
+        for kind, form_class in FORMS.items()
+    }
+    forms["target"].initial.update(
+        target_score=game.target_score or "", target_deals=game.target_deals or ""
+    )
+    if bound is not None:
+        forms[bound[0]] = bound[1]
+    context = {
+        "access": access,
+        "game": game,
+        "forms": forms,
+        "bound": bound[0] if bound else "",
+        "bound_form": bound[1] if bound else None,
+        "bound_position": bound[1].data.get("position") if bound else None,
+        "seats": list(game.seats.all()),
+        "once": once_token(),
+        "notice": notice,
+        "variant_name": NAMES[game.variant_id],
+    }
+    return render(request, "scorepad/seats.html", context, status=status)
+
+
+def _apply(form, access: Access, request: HttpRequest) -> str:
+    """Make the change the valid ``form`` asks for; the message that says it was done."""
+    game, data = access.game, form.cleaned_data
+    change = {"version": data["version"], "once": data["once"], "actor": actor(request, access)}
+    if isinstance(form, JoinForm):
+        game.join(data["name"], data["start_total"], **change)
+        return _("%(name)s joins the table from the next deal, starting with %(n)d.") % {
+            "name": data["name"],
+            "n": data["start_total"],
+        }
+    if isinstance(form, RenameForm):
+        before = data["seat"].player.name
+        game.rename(data["seat"].position, data["name"], **change)
+        return _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}
+    if isinstance(form, LeaveForm):
+        back = data["op"] == "back"
+        game.seat_leaves(data["seat"].position, back=back, **change)
+        name = data["seat"].player.name
+        if back:
+            return _("%(name)s is back at the table from the next deal.") % {"name": name}
+        return _("%(name)s left the table: no more deals for them; their total stays.") % {
+            "name": name
+        }
+    game.set_target(data["target_score"], data["target_deals"], **change)
+    if not (data["target_score"] or data["target_deals"]):
+        return _("No target: the table decides when the game ends.")
+    return _("Target saved: the game ends by itself when it is reached.")
+
+
+@require_http_methods(["GET", "POST"])
+@game_view(editor=True)
+def game_players(request: HttpRequest, access: Access) -> HttpResponse:
+    if request.method == "GET":
+        return _page(request, access)
+    kind = request.POST.get("form", "")
+    form_class = FORMS.get(kind)
+    if form_class is None:
+        messages.error(request, _("The form was incomplete; nothing was changed."))
+        return redirect(game_url(access.token, "game-players"))
+    form = form_class(request.POST, game=access.game)
+    if not form.is_valid():
+        return _page(request, access, bound=(kind, form), status=422)
+    try:
+        done = _apply(form, access, request)
+    except AlreadyDone:
+        messages.info(request, _("That was already done; it happened once."))
+    except StaleVersion:
+        fresh = resolve(request, access.token)
+        notice = _(
+            "The table changed while you were entering this: another phone saved a change. "
+            "Here is the page as it is now; check it and save again if still needed."
+        )
+        return _page(request, fresh, notice=notice, status=409)
+    else:
+        messages.success(request, done)
+    return redirect(game_url(access.token, "game-players"))

@@ -1,0 +1,85 @@
+"""Three phones on one sheet: two correct the same deal at once and both corrections end up
+on the sheet; two record the same deal at once and the second is asked whether it is
+another deal; an undo is taken back with Redo. The third phone follows it all live."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.models import Deal, Game
+from tests.e2e.conftest import PHONE
+from tests.factories import GameFactory, record_penalty
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def phone(browser, live_server, game):
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    return page
+
+
+def scores(game: Game) -> list[dict[int, int]]:
+    return [
+        {s.seat.position: s.points for s in d.scores.select_related("seat")}
+        for d in Deal.objects.filter(game=game).order_by("number")
+    ]
+
+
+def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_server):
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 2, {0: 10, 1: 15})  # deal 1: Cleo went out
+    a, b, c = (phone(browser, live_server, game) for _ in range(3))
+
+    # A and C both open "Correct deal 1"; A corrects Anna, C corrects Ben.
+    for p in (a, c):
+        p.get_by_role("link", name="Correct deal 1").click()
+        expect(p.locator("#panel-title")).to_have_text("Correct deal 1")
+    a.locator("#id_points_0").fill("20")
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+    expect(b.locator("#sheet tfoot")).to_contain_text("20")  # B follows live
+
+    c.locator("#id_points_1").fill("25")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator("#game .message.error")).to_contain_text("Another phone corrected deal 1")
+    expect(c.locator(".conflict .taken")).to_contain_text("Penalty points of Anna: 20 (was 10)")
+    expect(c.locator(".conflict .differences")).to_contain_text("Penalty points of Ben")
+    expect(c.locator("#id_points_0")).to_have_value("20")
+    expect(c.locator("#id_points_1")).to_have_value("25")
+    assert scores(game) == [{0: 20, 1: 15, 2: 0}]  # nothing saved without a tap
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+    assert scores(game) == [{0: 20, 1: 25, 2: 0}]  # both corrections
+    expect(b.locator("#sheet tfoot")).to_contain_text("25")
+
+    # A and C both record deal 2.
+    for p in (a, c):
+        p.locator("#sheet .actions a.button.big").click()
+        expect(p.locator("#panel-title")).to_have_text("Record deal 2")
+    a.locator(".deal-form label.chip", has_text="Anna").click()
+    a.locator("#id_points_1").fill("5")
+    a.locator("#id_points_2").fill("5")
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
+    c.locator(".deal-form label.chip", has_text="Ben").click()
+    c.locator("#id_points_0").fill("40")
+    c.locator("#id_points_2").fill("5")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator("#game .message.error")).to_contain_text("Another phone recorded deal 2")
+    expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
+    assert len(scores(game)) == 2
+    c.get_by_role("button", name="Another deal: record it as deal 3").click()
+    expect(c.locator("#game .messages")).to_contain_text("Deal 3 recorded.")
+    assert scores(game)[1:] == [{0: 0, 1: 5, 2: 5}, {0: 40, 1: 0, 2: 5}]
+
+    # B undoes deal 3 by mistake, and takes it back with Redo.
+    b.reload()
+    b.get_by_role("button", name="Undo deal 3").click()
+    expect(b.locator("#game .messages")).to_contain_text("Deal 3 undone.")
+    assert len(scores(game)) == 2
+    b.locator("#game .messages").get_by_role("button", name="Redo").click()
+    expect(b.locator("#game .messages")).to_contain_text("Deal 3 brought back.")
+    assert scores(game)[2] == {0: 40, 1: 0, 2: 5}
+    expect(a.locator("#sheet tbody tr")).to_have_count(3)

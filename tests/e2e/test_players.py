@@ -1,0 +1,43 @@
+"""A player joins a Rommé game halfway, another leaves, and a target ends it: on a phone,
+through the Players page and the sheet."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.models import Game
+from tests.factories import GameFactory, record_penalty
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_joins_one_leaves_and_the_target_ends_the_game(page):
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 0, {1: 20, 2: 35})
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    page.get_by_role("link", name="Players and target").click()
+
+    page.get_by_label("Name", exact=True).fill("Dana")
+    page.locator("label.chip", has_text="The highest total at the table (35)").click()
+    page.get_by_role("button", name="Add to the table").click()
+    expect(page.locator(".messages")).to_contain_text("Dana joins the table from the next deal")
+    page.get_by_role("button", name="Ben leaves the table").click()
+    expect(page.locator(".messages")).to_contain_text("Ben left the table")
+    page.get_by_label("Ends when a player's total reaches").fill("60")
+    page.get_by_role("button", name="Save the target").click()
+    expect(page.locator(".messages")).to_contain_text("Target saved")
+
+    page.get_by_role("link", name="Back to the sheet").click()
+    expect(page.locator(".deal-facts")).to_contain_text("a total of 60")
+    expect(page.locator("#sheet thead")).to_contain_text("Dana")
+    page.locator("#sheet .actions a.button.big").click()
+    form = page.locator(".deal-form")
+    expect(form.locator("#id_points_1")).to_have_count(0)  # Ben is away
+    form.locator("label.chip", has_text="Anna").click()
+    form.locator("#id_points_2").fill("30")
+    form.locator("#id_points_3").fill("10")
+    form.get_by_role("button", name="Save").click()
+    expect(page.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
+    expect(page.locator(".game-over")).to_contain_text("Game over")  # Cleo reached 65
+    game = Game.objects.get(pk=game.pk)
+    assert game.is_finished
+    assert [s.total for s in game.seats.order_by("position")] == [0, 20, 65, 45]

@@ -1,0 +1,255 @@
+"""Two phones, one deal: a correction that meets another phone's newer correction is merged
+field by field and shown, never saved over it; two phones recording the same deal are asked
+whether it is another deal or the same one."""
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorepad import conflicts
+from scorepad.models import GameEvent
+from tests.factories import GameFactory, record_penalty
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game, name, **kwargs):
+    return reverse(name, kwargs={"token": game.editor_token, **kwargs})
+
+
+def form_fields(body: str) -> dict[str, str]:
+    """What a browser would post from the deal form in ``body``: hidden, text, number and
+    the checked radios and boxes."""
+    form = re.search(r'<form method="post"[^>]*class="deal-form".*?</form>', body, re.S).group(0)
+    data = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name = re.search(r'name="([^"]+)"', tag)
+        if not name or name.group(1) == "csrfmiddlewaretoken":
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        value = html.unescape(value.group(1)) if value else ""
+        kind = re.search(r'type="([^"]+)"', tag).group(1)
+        if kind in ("radio", "checkbox") and " checked" not in tag:
+            continue
+        if kind == "checkbox" and not value:
+            value = "on"
+        data[name.group(1)] = value
+    return data
+
+
+@pytest.fixture
+def nordic(db):
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 2, {0: 10, 1: 15})  # Cleo went out
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def phones(nordic):
+    """Phone A (the one that started the game) and phone C (through the editor link)."""
+    return own(Client(), nordic), Client()
+
+
+def points(game, number):
+    deal = game.deals.get(number=number)
+    return {s.seat.position: s.points for s in deal.scores.select_related("seat")}
+
+
+# --- the merge itself ---------------------------------------------------------------------
+
+
+def test_a_field_this_phone_left_alone_takes_the_other_phones_value():
+    base = {"points_0": "10", "points_1": "15"}
+    mine = {"points_0": "10", "points_1": "25"}
+    theirs = {"points_0": "20", "points_1": "15"}
+    merged, differ, taken = conflicts.merge(base, mine, theirs)
+    assert merged == {"points_0": "20", "points_1": "25"}
+    assert differ == ["points_1"] and taken == ["points_0"]
+
+
+def test_a_field_both_phones_changed_keeps_mine_and_is_marked():
+    merged, differ, _ = conflicts.merge({"a": "1"}, {"a": "2"}, {"a": "3"})
+    assert merged == {"a": "2"} and differ == ["a"]
+
+
+def test_a_field_both_changed_alike_is_not_a_difference():
+    merged, differ, taken = conflicts.merge({"a": "1"}, {"a": "2"}, {"a": "2"})
+    assert merged == {"a": "2"} and differ == [] and taken == []
+
+
+def test_without_a_base_every_value_of_mine_counts_as_a_change():
+    merged, differ, _ = conflicts.merge(None, {"a": "1", "b": "5"}, {"a": "1", "b": "6"})
+    assert merged == {"a": "1", "b": "5"} and differ == ["b"]
+
+
+@pytest.mark.parametrize("text", ["", "[]", '{"a": 1}', "{", '"x"', None])
+def test_a_base_that_is_not_one_we_made_is_no_base(text):
+    assert conflicts.decode(text) is None
+
+
+# --- two phones correcting the same deal -------------------------------------------------
+
+
+def test_two_corrections_of_different_fields_both_survive(phones, nordic):
+    a, c = phones
+    form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
+    assert form_a["points_0"] == "10" and form_c["points_1"] == "15"
+
+    assert (
+        a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_0": "20"}).status_code == 302
+    )
+    answer = c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "25"})
+    assert answer.status_code == 409
+    body = answer.content.decode()
+    assert "Another phone corrected deal 1" in body
+    assert points(nordic, 1) == {0: 20, 1: 15, 2: 0}  # nothing saved without a tap
+    merged = form_fields(body)
+    assert merged["points_0"] == "20" and merged["points_1"] == "25"
+    box = re.search(r'<section class="conflict.*?</section>', body, re.S).group(0)
+    assert re.search(r'<li data-field="points_1"><strong>Penalty points of Ben</strong>', box)
+    assert "The other phone saved: 15 · Yours, now in the form: 25" in box
+    taken = re.search(r'<ul class="taken">.*?</ul>', box, re.S).group(0)
+    assert "Penalty points of Anna</strong>: 20 (was 10)" in taken
+
+    assert c.post(url(nordic, "deal-edit", number=1), merged).status_code == 302
+    assert points(nordic, 1) == {0: 20, 1: 25, 2: 0}
+    assert GameEvent.objects.filter(game=nordic, kind="edited").count() == 2
+
+
+def test_the_same_field_changed_on_both_phones_shows_both_values(phones, nordic):
+    a, c = phones
+    form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
+    a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_1": "30"})
+    body = c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "45"}).content.decode()
+    difference = re.search(r'<li data-field="points_1">(.*?)</li>', body, re.S).group(1)
+    assert "Penalty points of Ben" in difference
+    assert "The other phone saved: 30" in difference and "in the form: 45" in difference
+    assert form_fields(body)["points_1"] == "45"
+    assert points(nordic, 1)[1] == 30
+
+
+def test_the_merged_form_saved_twice_is_saved_once(phones, nordic):
+    a, c = phones
+    form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
+    a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_0": "20"})
+    merged = form_fields(
+        c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "25"}).content.decode()
+    )
+    c.post(url(nordic, "deal-edit", number=1), merged)
+    again = c.post(url(nordic, "deal-edit", number=1), merged)
+    assert again.status_code == 302
+    assert GameEvent.objects.filter(game=nordic, kind="edited").count() == 2
+
+
+def test_a_merged_form_that_meets_a_third_change_merges_again(phones, nordic):
+    a, c = phones
+    b = Client()
+    form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
+    a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_0": "20"})
+    merged = form_fields(
+        c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "25"}).content.decode()
+    )
+    form_b = form_fields(b.get(url(nordic, "deal-edit", number=1)).content.decode())
+    b.post(
+        url(nordic, "deal-edit", number=1),
+        {**form_b, "went_out": "1", "points_1": "", "points_2": "5"},
+    )
+    body = c.post(url(nordic, "deal-edit", number=1), merged).content.decode()
+    again = form_fields(body)
+    assert again["went_out"] == "1" and again["points_2"] == "5" and again["points_0"] == "20"
+    # Ben's 25 was this phone's change; Ben went out on the other phone: both are shown.
+    assert again["points_1"] == "25" and 'data-field="points_1"' in body
+
+
+def test_a_correction_form_from_before_the_base_existed_still_merges(phones, nordic):
+    a, c = phones
+    form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
+    form_c.pop("base")
+    a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_0": "20"})
+    answer = c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "25"})
+    assert answer.status_code == 409
+    assert points(nordic, 1)[0] == 20
+    assert 'data-field="points_0"' in answer.content.decode()  # 10 here, 20 saved: shown
+
+
+# --- two phones recording the same deal ----------------------------------------------------
+
+
+def open_new(phone, game):
+    return form_fields(phone.get(url(game, "deal-new")).content.decode())
+
+
+def test_a_deal_recorded_meanwhile_is_shown_and_the_player_is_asked(phones, nordic):
+    a, c = phones
+    form_a, form_c = open_new(a, nordic), open_new(c, nordic)
+    assert form_a["number"] == "2"
+    a.post(url(nordic, "deal-new"), {**form_a, "went_out": "0", "points_1": "5", "points_2": "5"})
+    answer = c.post(
+        url(nordic, "deal-new"), {**form_c, "went_out": "1", "points_0": "40", "points_2": "5"}
+    )
+    assert answer.status_code == 409
+    body = answer.content.decode()
+    assert "Another phone recorded deal 2" in body
+    assert "Another deal: record it as deal 3" in body
+    assert "The same deal: keep deal 2 as it is" in body
+    assert nordic.deals.count() == 2
+    assert "gives the same scores" not in body
+
+
+def test_another_deal_records_it_under_the_next_number(phones, nordic):
+    a, c = phones
+    form_a, form_c = open_new(a, nordic), open_new(c, nordic)
+    a.post(url(nordic, "deal-new"), {**form_a, "went_out": "0", "points_1": "5", "points_2": "5"})
+    body = c.post(
+        url(nordic, "deal-new"), {**form_c, "went_out": "1", "points_0": "40", "points_2": "5"}
+    ).content.decode()
+    asked = form_fields(body)
+    assert asked["number"] == "3"
+    assert c.post(url(nordic, "deal-new"), asked).status_code == 302
+    assert nordic.deals.count() == 3 and points(nordic, 3) == {0: 40, 1: 0, 2: 5}
+    assert c.post(url(nordic, "deal-new"), asked).status_code == 302  # replayed
+    assert nordic.deals.count() == 3
+
+
+def test_the_same_deal_can_correct_it_with_this_phones_entry(phones, nordic):
+    a, c = phones
+    form_a, form_c = open_new(a, nordic), open_new(c, nordic)
+    a.post(url(nordic, "deal-new"), {**form_a, "went_out": "0", "points_1": "5", "points_2": "5"})
+    body = c.post(
+        url(nordic, "deal-new"), {**form_c, "went_out": "0", "points_1": "5", "points_2": "10"}
+    ).content.decode()
+    edit_url = url(nordic, "deal-edit", number=2)
+    assert f'formaction="{edit_url}"' in body
+    assert c.post(edit_url, form_fields(body)).status_code == 302
+    assert nordic.deals.count() == 2 and points(nordic, 2) == {0: 0, 1: 5, 2: 10}
+
+
+def test_an_identical_entry_is_said_to_be_the_same(phones, nordic):
+    a, c = phones
+    form_a, form_c = open_new(a, nordic), open_new(c, nordic)
+    entry = {"went_out": "0", "points_1": "5", "points_2": "5"}
+    a.post(url(nordic, "deal-new"), {**form_a, **entry})
+    body = c.post(url(nordic, "deal-new"), {**form_c, **entry}).content.decode()
+    assert "Your entry gives the same scores as deal 2." in body
+    assert nordic.deals.count() == 2
+
+
+def test_a_deal_undone_meanwhile_just_records_under_the_next_number(phones, nordic):
+    a, c = phones
+    form_c = open_new(c, nordic)
+    a.post(url(nordic, "deal-undo"), {"version": nordic.version, "once": "undo-0123456789abcdef"})
+    body = c.post(
+        url(nordic, "deal-new"), {**form_c, "went_out": "0", "points_1": "5", "points_2": "5"}
+    ).content.decode()
+    assert "Another phone recorded" not in body and "Record deal 1" in body
+    assert form_fields(body)["number"] == "1"
