@@ -1,5 +1,7 @@
 """Keep the game links out of the logs: a viewer or editor link is the only key to a game,
-so whoever reads a log line with ``/games/<editor token>/`` could change that game.
+so whoever reads a log line with ``/games/<editor token>/`` could change that game. The
+same goes for an evening's links (``/evenings/<token>/``) and a game's link given to the
+new-evening page (``?game=<token>``).
 
 ``MaskTokens`` is a logging filter that rewrites every game token in a record's message,
 arguments and traceback to ``<token>`` (Django's request logger writes the path of every
@@ -13,23 +15,27 @@ import logging
 import re
 from typing import Any
 
-# A token is the path segment after /games/ (TokenConverter in scorepad/site_urls.py:
-# 20-64 of [A-Za-z0-9_-]); a percent-encoded one reaches the game too, so it is masked too.
-# The path may itself be percent-encoded, as in the hand checker's ``back=%2Fen%2Fgames%2F...``
-# (the way back to the sheet, which a form sends with its slashes encoded).
+# A token is the path segment after /games/ or /evenings/ (TokenConverter in
+# scorepad/site_urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
+# parameter (a game's link given to the new-evening page); a percent-encoded one reaches
+# the game too, so it is masked too. The path may itself be percent-encoded, as in the hand
+# checker's ``back=%2Fen%2Fgames%2F...`` (the way back to the sheet, which a form sends
+# with its slashes encoded).
 TOKEN = re.compile(
-    r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff]))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
+    r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff])|(?<=/evenings/)|(?<=%2[Ff]evenings%2[Ff])"
+    r"|(?<=[?&]game=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
 )
 MASK = "<token>"
+MARKERS = ("/games/", "games%2", "/evenings/", "evenings%2", "game=")
 
 
-def _has_games(text: str) -> bool:
-    return "/games/" in text or "games%2" in text
+def _has_link(text: str) -> bool:
+    return any(marker in text for marker in MARKERS)
 
 
 def mask(text: str) -> str:
-    """``text`` with every game token after ``/games/`` replaced by ``<token>``."""
-    return TOKEN.sub(MASK, text) if _has_games(text) else text
+    """``text`` with every game or evening token replaced by ``<token>``."""
+    return TOKEN.sub(MASK, text) if _has_link(text) else text
 
 
 def _masked(value: Any) -> Any:
@@ -40,7 +46,7 @@ def _masked(value: Any) -> Any:
     if value is None or isinstance(value, int | float | bool):
         return value
     text = str(value)
-    return mask(text) if _has_games(text) else value
+    return mask(text) if _has_link(text) else value
 
 
 class MaskTokens(logging.Filter):
@@ -49,7 +55,7 @@ class MaskTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
             record.msg = mask(record.msg)
-        elif record.msg is not None and _has_games(str(record.msg)):
+        elif record.msg is not None and _has_link(str(record.msg)):
             record.msg = mask(str(record.msg))
         args = record.args
         if isinstance(args, dict):

@@ -12,18 +12,29 @@ import re
 import secrets
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from django import forms
-from django.utils import formats
+from django.utils import formats, translation
+from django.utils.functional import Promise
+from django.utils.text import get_text_list
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from rules.engine.cards import CardError, check_copies, format_cards, parse_cards
+from rules.engine.audit import Excess, excess_cards
+from rules.engine.cards import CardError, check_copies, format_cards, local_code, parse_cards
 from rules.engine.check import CheckError, check_hand
-from rules.engine.scoring import ScoreError, classic_ledger, classic_payment, penalty_deal
+from rules.engine.scoring import (
+    ScoreError,
+    classic_ledger,
+    classic_payment,
+    hand_penalty,
+    penalty_deal,
+)
 from rules.engine.variants import (
     CLASSIC,
+    CLASSIC_PAYMENTS,
     ROMME,
     VARIANT_IDS,
     VARIANTS,
@@ -120,6 +131,101 @@ def small_int(text: str, digits: int = 9) -> int | None:
     if isinstance(text, str) and 0 < len(text) <= digits and text.isascii() and text.isdigit():
         return int(text)
     return None
+
+
+# --- our own error messages ---------------------------------------------------------------
+
+
+@cache
+def stock_messages() -> dict[str, set[str]]:
+    """Django's own error messages of form fields and validators, by code, in English
+    source text: a form of ours shows none of them (they name no player and speak in
+    another voice than ours)."""
+    from django.core import validators
+    from django.forms import fields as django_fields
+
+    stock: dict[str, set[str]] = {}
+    with translation.override("en"):
+        _collect_stock(stock, django_fields, validators)
+    return stock
+
+
+def _collect_stock(stock, django_fields, validators) -> None:
+    for cls in vars(django_fields).values():
+        if isinstance(cls, type) and issubclass(cls, forms.Field):
+            for klass in cls.__mro__:
+                for code, text in getattr(klass, "default_error_messages", {}).items():
+                    stock.setdefault(code, set()).add(str(text))
+    for cls in vars(validators).values():
+        if isinstance(cls, type) and isinstance(getattr(cls, "message", None), str | Promise):
+            code = getattr(cls, "code", "invalid")
+            stock.setdefault(code, set()).add(str(cls.message))
+        messages = getattr(cls, "messages", None)  # DecimalValidator
+        if isinstance(messages, dict):
+            for code, text in messages.items():
+                stock.setdefault(code, set()).add(str(text))
+
+
+def own_messages() -> dict[str, Any]:
+    """The message of ours for each error code a field may give, where its form says
+    nothing more precise."""
+    return {
+        "required": _("Fill this in."),
+        "invalid": _("This cannot be read; check what you typed."),
+        "invalid_choice": _("Choose one of the choices shown."),
+        "max_length": _("This is too long."),
+        "empty": _("The file is empty."),
+    }
+
+
+def replace_stock_messages(form: forms.Form) -> None:
+    """Every error code of every field (the validators' codes included) gets a message of
+    ours; the precise ones a form sets itself are kept."""
+    ours = own_messages()
+    fallback = _("This value cannot be used; check what you typed.")
+    for field in form.fields.values():
+        codes = set(field.error_messages)
+        for validator in field.validators:
+            codes.add(getattr(validator, "code", "invalid"))
+            if isinstance(getattr(validator, "messages", None), dict):
+                codes.update(validator.messages)
+        for code in codes:
+            if code not in field.error_messages or _is_stock(code, field.error_messages[code]):
+                field.error_messages[code] = ours.get(code, fallback)
+
+
+class OwnMessages(forms.Form):
+    """A form that shows only messages of ours (see :func:`replace_stock_messages`) and
+    lists them at its top, each linked to its control (``templates/scorepad/_errors.html``)."""
+
+    def full_clean(self):
+        replace_stock_messages(self)
+        super().full_clean()
+
+    def control_id(self, name: str) -> str:
+        """The id of the control of field ``name`` (its first radio button for a choice)."""
+        if name not in self.fields or self[name].is_hidden:
+            return ""
+        bound = self[name]
+        return bound.id_for_label or (f"{bound.auto_id}_0" if bound.auto_id else "")
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """Each error once, with the id of the control it is about ("" for the form's own)."""
+        items: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for name, errors in self.errors.items():
+            anchor = self.control_id(name)
+            for error in errors:
+                if str(error) not in seen:
+                    seen.add(str(error))
+                    items.append((anchor, str(error)))
+        return items
+
+
+def _is_stock(code: str, message: Any) -> bool:
+    with translation.override("en"):
+        text = str(message)
+    return text in stock_messages().get(code, ())
 
 
 # --- new game: the seats ------------------------------------------------------------------
@@ -280,12 +386,15 @@ class MoneyField(forms.DecimalField):
         return value
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(OwnMessages):
     variant = forms.ChoiceField(
         label=_("Game"),
         choices=[(v, NAMES[v]) for v in VARIANT_IDS],
         widget=forms.RadioSelect,
-        error_messages={"required": _("Choose the game you play.")},
+        error_messages={
+            "required": _("Choose the game you play."),
+            "invalid_choice": _("Choose the game you play."),
+        },
     )
     name = forms.CharField(label=_("Player's name"), required=False, max_length=200)
     first_dealer = forms.CharField(required=False)
@@ -331,6 +440,14 @@ class NewGameForm(forms.Form):
                 self.fields[name] = field
                 group.append((name, str(default)))
             self.option_groups.append((variant_id, group))
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """The seats' error (a name refused) first, linked to the name box, then the form's;
+        the table's number of players is about the players too."""
+        items = [("id_name", str(self.seats.error))] if self.seats.error else []
+        for anchor, text in super().error_items():
+            items.append((anchor or "id_name", text))
+        return items
 
     def bound_option_groups(self):
         return [
@@ -397,11 +514,26 @@ FIRST_TURN_CHOICES = [
 ]
 
 
-class DealForm(forms.Form):
+INCOMPLETE = {
+    code: _("The form was incomplete: go back to the sheet and try again.")
+    for code in ("required", "invalid", "max_length")
+}
+
+
+# The box the cards of a hand are typed in: two lines, so that 16 cards are seen whole.
+CARDS_BOX = {
+    "rows": 2,
+    "autocomplete": "off",
+    "autocapitalize": "characters",
+    "spellcheck": "false",
+}
+
+
+class DealForm(OwnMessages):
     """What both kinds of deal forms share: who went out, the version and the one-time token."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    version = forms.IntegerField(widget=forms.HiddenInput, error_messages=INCOMPLETE)
+    once = forms.CharField(widget=forms.HiddenInput, max_length=64, error_messages=INCOMPLETE)
     # Where the form started (scorepad/conflicts.py): the number of the deal it records, and
     # for a correction the values its fields had when it opened.
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
@@ -412,11 +544,12 @@ class DealForm(forms.Form):
         error_messages={"required": _("Tap who went out.")},
     )
 
-    def __init__(self, *args, game: Game, seats: list[Seat], **kwargs):
+    def __init__(self, *args, game: Game, seats: list[Seat], deal: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
         self.variant = game.variant
         self.seats = seats
+        self.deal_number = deal  # the deal this form corrects; None: the next one
         self.by_pos = {s.position: s for s in seats}
         self.result: DealResult | None = None
 
@@ -437,6 +570,55 @@ class DealForm(forms.Form):
         if self.result is None:
             return []
         return [(s, self.result.scores.get(s.position, 0)) for s in self.seats]
+
+    @property
+    def doubled(self) -> bool:
+        """Whether the others' penalties of this deal count double (Handrommé)."""
+        return bool(
+            self.result is not None
+            and self.result.handromme
+            and self.game.options.get("handromme_doubles")
+        )
+
+    def ledger_lines(self) -> list[tuple[Seat, int, int | None]]:
+        """The ledger with what each score is made of: the penalty before it was doubled
+        (``half``, shown as "half × 2"), else None."""
+        doubled = self.doubled
+        return [
+            (seat, points, points // 2 if doubled and points else None)
+            for seat, points in self.ledger()
+        ]
+
+    def payment_lines(self) -> list[dict[str, Any]]:
+        """A classic payment's rows with how many cards of each kind made them: a row of
+        2s or jokers says "count × points each"."""
+        if self.result is None:
+            return []
+        lines = []
+        for row in self.result.payment_rows:
+            each = CLASSIC_PAYMENTS.get(row["row"], 0)
+            counted = row["row"] in ("wild_twos", "jokers") and each
+            lines.append(
+                {
+                    "row": row["row"],
+                    "points": row["points"],
+                    "count": row["points"] // each if counted else None,
+                    "each": each,
+                }
+            )
+        return lines
+
+    def fill_result(self) -> None:
+        """The result of the form's initial values (a deal opened to be corrected), so the
+        preview shows it at once: the values are checked as if they had been posted."""
+        data: dict[str, Any] = {}
+        for name, value in self.initial.items():
+            if value is None or value is False or name not in self.fields:
+                continue
+            data[name] = "on" if value is True else str(value)
+        twin = type(self)(data, game=self.game, seats=self.seats, deal=self.deal_number)
+        if twin.is_valid():
+            self.result = twin.result
 
 
 class ClassicDealForm(DealForm):
@@ -472,9 +654,8 @@ class ClassicDealForm(DealForm):
         help_text=_(
             "All 16 cards after drawing (15 when out without drawing), e.g. “4S 5S 6S JK”."
         ),
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
+        error_messages={"max_length": _("That is more cards than a hand holds.")},
+        widget=forms.Textarea(attrs=CARDS_BOX),
     )
 
     def __init__(self, *args, **kwargs):
@@ -562,7 +743,14 @@ class ClassicDealForm(DealForm):
             request["cards"] = format_cards(cards)
             answer = check_hand(request)
         except (CardError, CheckError) as exc:
-            self.add_error("hand", engine_message(exc))
+            winner = self.by_pos.get(int(self.cleaned_data["went_out"]))
+            message = engine_message(exc)
+            if winner is not None:
+                message = _("%(player)s: %(error)s") % {
+                    "player": winner.player.name,
+                    "error": message,
+                }
+            self.add_error("hand", message)
             return None, [], {}
         if not answer.get("goes_out"):
             self.add_error(
@@ -611,26 +799,25 @@ class PenaltyDealForm(DealForm):
         if self.variant.id != ROMME:
             del self.fields["handromme"]
         for seat in self.seats:
+            name = {"name": seat.player.name}
+            # No min_value: the engine refuses negative points with a message naming the
+            # player (a browser's own check of min would speak its language, not ours).
             self.fields[f"points_{seat.position}"] = forms.IntegerField(
-                label=_("Penalty points of %(name)s") % {"name": seat.player.name},
+                label=_("Penalty points of %(name)s") % name,
                 required=False,
-                min_value=0,
                 widget=forms.NumberInput(
                     attrs={"inputmode": "numeric", "step": "5" if self.variant.is_contract else "1"}
                 ),
-                error_messages={"invalid": _("Points are a whole number.")},
+                error_messages={"invalid": _("%(name)s: points are a whole number.") % name},
             )
             self.fields[f"cards_{seat.position}"] = forms.CharField(
-                label=_("Cards left in the hand of %(name)s") % {"name": seat.player.name},
+                label=_("Cards left in the hand of %(name)s") % name,
                 required=False,
                 max_length=400,
-                widget=forms.TextInput(
-                    attrs={
-                        "autocomplete": "off",
-                        "autocapitalize": "characters",
-                        "spellcheck": "false",
-                    }
-                ),
+                error_messages={
+                    "max_length": _("%(name)s: that is more cards than a hand holds.") % name
+                },
+                widget=forms.Textarea(attrs=CARDS_BOX),
             )
 
     def player_rows(self):
@@ -659,7 +846,22 @@ class PenaltyDealForm(DealForm):
                 try:
                     cards = parse_cards(text, lang)
                 except CardError as exc:
-                    self.add_error(f"cards_{pos}", engine_message(exc))
+                    self.add_error(f"cards_{pos}", self._named(seat, exc))
+                    continue
+                if points is not None and points != hand_penalty(cards, self.variant):
+                    # Both given and they disagree: which one counts is the player's call.
+                    self.add_error(
+                        f"points_{pos}",
+                        _(
+                            "%(name)s: the cards count %(cards)d, the points say %(points)d. "
+                            "Clear one of the two."
+                        )
+                        % {
+                            "name": seat.player.name,
+                            "cards": hand_penalty(cards, self.variant),
+                            "points": points,
+                        },
+                    )
                     continue
                 left[pos] = cards
                 entry_left[str(pos)] = {"cards": format_cards(cards)}
@@ -676,6 +878,8 @@ class PenaltyDealForm(DealForm):
             return data
         if handromme and winner is None:
             self.add_error("handromme", _("Handrommé needs the player who went out."))
+            return data
+        if self._audit_cards(left):
             return data
         try:
             scores = penalty_deal(
@@ -705,6 +909,33 @@ class PenaltyDealForm(DealForm):
         )
         return data
 
+    def _audit_cards(self, left: dict[int, int | list]) -> bool:
+        """Flag the cards entered more often than the decks of this deal hold them, all hands
+        together (rules/engine/audit.py); True when something was flagged."""
+        hands = {pos: value for pos, value in left.items() if isinstance(value, list)}
+        number = self.deal_number or len(self.game.deals.all()) + 1
+        decks, jokers = self.game.decks(number, len(self.seats))
+        found = excess_cards(hands, decks, jokers)
+        for excess in found:
+            self.add_error(None, self._excess_message(excess))
+        return bool(found)
+
+    def _excess_message(self, excess: Excess[int]) -> str:
+        names = [self.by_pos[pos].player.name for pos in excess.holders]
+        return engine_message(
+            excess.error(),
+            players=get_text_list(names, str(_("and"))),
+            card=local_code(excess.card, get_language()),
+        )
+
+    @staticmethod
+    def _named(seat: Seat, exc: Exception) -> str:
+        """An engine message about one player's entry, with the player's name before it."""
+        return _("%(player)s: %(error)s") % {
+            "player": seat.player.name,
+            "error": engine_message(exc),
+        }
+
     def _named_message(self, exc: ScoreError) -> str:
         """The engine names players by seat position; show the name instead."""
         player = exc.player
@@ -733,8 +964,11 @@ def deal_form_class(game: Game) -> type[DealForm]:
 # --- settle-up and import ----------------------------------------------------------------------
 
 
-class SettleForm(forms.Form):
-    per_point = MoneyField(label=_("Money per point"))
+class SettleForm(OwnMessages):
+    per_point = MoneyField(
+        label=_("Money per point"),
+        error_messages={"required": _("Type the money per point, e.g. 0.10.")},
+    )
 
 
 UNSTORABLE_MESSAGE = _(
@@ -743,7 +977,7 @@ UNSTORABLE_MESSAGE = _(
 )
 
 
-class ImportForm(forms.Form):
+class ImportForm(OwnMessages):
     file = forms.FileField(label=_("A JSON export file"), required=False)
     text = forms.CharField(
         label=_("Or paste the JSON"),
@@ -752,6 +986,10 @@ class ImportForm(forms.Form):
     )
 
     MAX_BYTES = 1_000_000
+
+    def control_id(self, name: str) -> str:
+        """A refused file is shown beside the file control."""
+        return super().control_id(name) or "id_file"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -21,8 +21,17 @@ from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.audit import AuditError, stake_deal_flaw
 from rules.engine.scoring import running_totals, standings
-from rules.engine.variants import LEFT, VARIANT_IDS, DealSpec, Variant, build_schedule, get_variant
+from rules.engine.variants import (
+    CLASSIC,
+    LEFT,
+    VARIANT_IDS,
+    DealSpec,
+    Variant,
+    build_schedule,
+    get_variant,
+)
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
@@ -39,6 +48,12 @@ class StaleVersion(Exception):
 
 class AlreadyDone(Exception):
     """This form (its one-time token) was already saved: nothing was saved again."""
+
+
+class StoredDealBroken(Exception):
+    """A classic deal about to be stored is not zero-sum (rules/engine/audit.py): a fault of
+    the code, never of a person's input (the forms score through the engine); the change's
+    transaction is rolled back, nothing is saved."""
 
 
 # The changes after which a target may be reached.
@@ -240,7 +255,8 @@ class Game(models.Model):
         seats = list(self.seats.order_by("position"))
         positions = {s.pk: s.position for s in seats}
         deals = list(self.deals.prefetch_related("scores").order_by("number"))
-        per_deal = [deal.scores_by_position(positions) for deal in deals]
+        classic = self.variant_id == CLASSIC
+        per_deal = [deal.counted_scores(positions, classic) for deal in deals]
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
         totals = {s.position: totals[s.position] + s.start for s in seats}
@@ -303,6 +319,17 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="target", apply=apply)
 
+    def check_result(self, result: DealResult) -> None:
+        """The invariant of every saved classic deal: it is zero-sum among the players of the
+        deal (those it scores), or StoredDealBroken."""
+        if self.variant_id != CLASSIC or result.status == Deal.Status.ABANDONED:
+            return
+        flaw = stake_deal_flaw(
+            sorted(result.scores), result.scores, result.went_out, result.payment
+        )
+        if flaw is not None:
+            raise StoredDealBroken(str(flaw))
+
     # --- the operations of the score pad ----------------------------------------------------
     def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
         def apply(game: Game) -> dict[str, Any]:
@@ -310,6 +337,7 @@ class Game(models.Model):
             if game.is_finished:
                 raise StaleVersion
             deal = Deal(game=game, number=number)
+            game.check_result(result)
             deal.set_result(result)
             deal.save()
             deal.save_scores(result)
@@ -323,6 +351,7 @@ class Game(models.Model):
         def apply(game: Game) -> dict[str, Any]:
             deal = game.deals.prefetch_related("scores__seat").get(number=number)
             before = deal.snapshot()
+            game.check_result(result)
             deal.set_result(result)
             deal.updated_at = timezone.now()
             deal.save()
@@ -369,6 +398,7 @@ class Game(models.Model):
             later.update(number=-(F("number") + 1))
             Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
             deal = Deal(game=game, number=at)
+            game.check_result(result)
             deal.set_result(result)
             deal.save()
             deal.save_scores(result)
@@ -517,6 +547,27 @@ class Deal(models.Model):
         stored = {positions[s.seat_id]: s.points for s in self.scores.all()}
         return {pos: stored.get(pos, 0) for pos in positions.values()}
 
+    def flaw(self, positions: dict[int, int], classic: bool) -> AuditError | None:
+        """What breaks the zero sum of this classic deal as stored (a row edited or removed
+        in the database), or None; never anything for a penalty game. The players of a deal
+        are the seats with a score in it (an abandoned deal has none), so a removed row
+        shows as a payment nobody made. From the prefetched scores; ``positions`` maps seat
+        ids to seat positions."""
+        if not classic:
+            return None
+        stored = {positions.get(s.seat_id, -1): s.points for s in self.scores.all()}
+        if self.is_abandoned:
+            return stake_deal_flaw(list(stored), stored, None, None, abandoned=True)
+        players = [pos for pos in positions.values() if pos in stored]
+        return stake_deal_flaw(players, stored, self.went_out, self.payment)
+
+    def counted_scores(self, positions: dict[int, int], classic: bool) -> dict[int, int]:
+        """The scores this deal adds into the totals: its stored scores, or 0 for everybody
+        when it is flagged (``flaw``): a corrupted row is reported, not summed."""
+        if self.flaw(positions, classic) is not None:
+            return dict.fromkeys(positions.values(), 0)
+        return self.scores_by_position(positions)
+
     def snapshot(self, result: DealResult | None = None) -> dict[str, Any]:
         """What the history keeps of this deal: inputs and the scores by seat position."""
         if result is not None:
@@ -609,3 +660,217 @@ class RateCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.client}: {self.hits} in window {self.period}"
+
+
+# --- evenings ------------------------------------------------------------------------------
+
+
+class EveningQuerySet(models.QuerySet):
+    def by_token(self, token: str) -> EveningQuerySet:
+        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
+
+    def known_to(self, evening_ids: Sequence[int], tokens: Sequence[str]) -> EveningQuerySet:
+        """Evenings a phone started (session) or opened through a link that is still valid."""
+        return self.filter(
+            Q(pk__in=list(evening_ids))
+            | Q(viewer_token__in=list(tokens))
+            | Q(editor_token__in=list(tokens))
+        )
+
+
+class Evening(models.Model):
+    """Several games played by the same people: one money ledger across them.
+
+    Reached like a game through its viewer or editor link; every change bumps ``version``
+    and writes one ``EveningEvent`` whose unique ``form_token`` makes a replay harmless
+    (``Game.change`` is the pattern). Once its balances are carried to the next evening
+    (``next_evening``) it is closed: its games can no longer change its money.
+    """
+
+    name = models.CharField(_("name"), max_length=NAME_MAX, blank=True)
+    stake = models.DecimalField(max_digits=9, decimal_places=2)  # the games' default stake
+    version = models.PositiveIntegerField(default=1)
+    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
+    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
+    next_evening = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = EveningQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name or f"evening #{self.pk}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.next_evening_id is not None
+
+    def change(
+        self,
+        *,
+        version: int,
+        once: str | None,
+        actor: Actor,
+        kind: str,
+        apply: Callable[[Evening], dict[str, Any]],
+    ) -> EveningEvent:
+        """Apply one change if the evening is still at ``version`` and ``once`` was never
+        used; raises StaleVersion or AlreadyDone, and then nothing is changed."""
+        try:
+            with transaction.atomic():
+                bumped = Evening.objects.filter(pk=self.pk, version=version).update(
+                    version=F("version") + 1, updated_at=timezone.now()
+                )
+                if once and EveningEvent.objects.filter(form_token=once).exists():
+                    raise AlreadyDone
+                if not bumped:
+                    raise StaleVersion
+                self.next_evening_id = (
+                    Evening.objects.filter(pk=self.pk)
+                    .values_list("next_evening_id", flat=True)
+                    .get()
+                )
+                details = apply(self)
+                event = EveningEvent.objects.create(
+                    evening=self,
+                    kind=kind,
+                    details=details,
+                    actor=actor.role,
+                    device=actor.device,
+                    form_token=once or None,
+                )
+        except IntegrityError:
+            if once and EveningEvent.objects.filter(form_token=once).exists():
+                raise AlreadyDone from None
+            raise
+        self.version = version + 1
+        return event
+
+    def add_game(self, game: Game, stake, *, version: int, once: str, actor: Actor):
+        def apply(evening: Evening) -> dict[str, Any]:
+            if evening.is_closed:
+                raise EveningClosed
+            if evening.games.filter(game=game).exists():
+                raise StaleVersion
+            last = evening.games.aggregate(models.Max("position"))["position__max"]
+            EveningGame.objects.create(
+                evening=evening, game=game, stake=stake, position=(last or 0) + 1
+            )
+            return {"game": game.pk, "stake": str(stake)}
+
+        return self.change(version=version, once=once, actor=actor, kind="added", apply=apply)
+
+    def remove_game(self, game_id: int, *, version: int, once: str, actor: Actor):
+        def apply(evening: Evening) -> dict[str, Any]:
+            if evening.is_closed:
+                raise EveningClosed
+            removed, _kinds = evening.games.filter(game_id=game_id).delete()
+            if not removed:
+                raise StaleVersion
+            return {"game": game_id}
+
+        return self.change(version=version, once=once, actor=actor, kind="removed", apply=apply)
+
+    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
+        """A new viewer or editor link; the old one leads nowhere from now on."""
+        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
+
+        def apply(evening: Evening) -> dict[str, Any]:
+            setattr(evening, field, new_token())
+            Evening.objects.filter(pk=evening.pk).update(**{field: getattr(evening, field)})
+            return {"link": which}
+
+        return self.change(
+            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
+        )
+
+    def carry(self, balances: dict[str, int], *, version: int, once: str, actor: Actor) -> Evening:
+        """Close this evening and start the next from ``balances`` (cents by player name,
+        worked out at ``version``: the version check keeps them this evening's)."""
+        made: list[Evening] = []
+
+        def apply(evening: Evening) -> dict[str, Any]:
+            if evening.is_closed:
+                raise EveningClosed
+            following = Evening.objects.create(name=evening.name, stake=evening.stake)
+            EveningBalance.objects.bulk_create(
+                EveningBalance(evening=following, name=name, cents=cents)
+                for name, cents in balances.items()
+            )
+            EveningEvent.objects.create(
+                evening=following,
+                kind="carried_in",
+                details={"from": evening.pk},
+                actor=actor.role,
+                device=actor.device,
+            )
+            Evening.objects.filter(pk=evening.pk).update(next_evening=following)
+            evening.next_evening = following
+            made.append(following)
+            return {"to": following.pk, "balances": balances}
+
+        self.change(version=version, once=once, actor=actor, kind="carried", apply=apply)
+        return made[0]
+
+
+class EveningClosed(Exception):
+    """The evening's balances were carried to the next evening: it changes no more."""
+
+
+class EveningGame(models.Model):
+    """A game of an evening, with the money one of its points is worth."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="evening_games")
+    stake = models.DecimalField(max_digits=9, decimal_places=2)
+    position = models.PositiveIntegerField()
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["evening", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "game"], name="evening_game_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of evening {self.evening_id}"
+
+
+class EveningBalance(models.Model):
+    """A balance an evening starts from, carried from the evening before (in cents)."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="carried")
+    name = models.CharField(max_length=NAME_MAX)
+    cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["evening", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "name"], name="evening_balance_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.cents} in evening {self.evening_id}"
+
+
+class EveningEvent(models.Model):
+    """One change of an evening; its unique ``form_token`` makes a replayed form count once."""
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(max_length=16)  # started, carried_in, added, removed, carried
+    details = models.JSONField(default=dict, blank=True)
+    actor = models.CharField(max_length=16)
+    device = models.CharField(max_length=16, blank=True)
+    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of evening {self.evening_id}"

@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from rules.engine.dealing import dealers, next_playing
 from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
 from rules.engine.variants import CLASSIC, DealSpec
+from rules.i18n import engine_message
 
 from .models import Deal, Game, Seat
 
@@ -50,6 +51,7 @@ class Row:
     dealer: Seat
     cells: list[Cell]
     spec: DealSpec | None
+    flaw: str | None = None  # why this stored deal is flagged and left out of the totals
 
 
 @dataclass
@@ -98,6 +100,11 @@ class Sheet:
         return self.game.variant_id == CLASSIC
 
     @property
+    def flagged(self) -> list[Row]:
+        """The deals whose stored scores break the stake game's zero sum (not counted)."""
+        return [row for row in self.rows if row.flaw]
+
+    @property
     def last_deal(self) -> Deal | None:
         return self.rows[-1].deal if self.rows else None
 
@@ -134,7 +141,14 @@ def build_sheet(game: Game) -> Sheet:
     order = [s.position for s in seats]
     by_pos = {s.position: s for s in seats}
     deals = list(game.deals.all())
-    per_deal = [d.scores_by_position(positions) for d in deals]
+    classic = game.variant_id == CLASSIC
+    flaws = [d.flaw(positions, classic) for d in deals]
+    stored = [d.scores_by_position(positions) for d in deals]
+    # A flagged deal is shown as stored but adds nothing into the totals.
+    per_deal = [
+        dict.fromkeys(order, 0) if flaw else scores
+        for flaw, scores in zip(flaws, stored, strict=True)
+    ]
     start = {s.position: s.start for s in seats}
     running = [
         {pos: t + start[pos] for pos, t in totals.items()}
@@ -143,10 +157,12 @@ def build_sheet(game: Game) -> Sheet:
     playing = [*players_of_deals(game, deals), {s.position for s in seats if s.active}]
     dealt_by = dealers(game.first_dealer, game.step, order, playing)
     rows = []
-    for i, (deal, scores, totals) in enumerate(zip(deals, per_deal, running, strict=True)):
+    for i, (deal, scores, totals) in enumerate(zip(deals, stored, running, strict=True)):
         cells = [
             Cell(
-                points=None if deal.is_abandoned or pos not in playing[i] else scores[pos],
+                points=None
+                if (deal.is_abandoned and not flaws[i]) or pos not in playing[i]
+                else scores[pos],
                 total=totals[pos],
                 went_out=deal.went_out == pos,
                 away=pos not in playing[i],
@@ -154,7 +170,15 @@ def build_sheet(game: Game) -> Sheet:
             for pos in order
         ]
         dealer = by_pos[dealt_by[i]]
-        rows.append(Row(deal=deal, dealer=dealer, cells=cells, spec=game.deal_spec(deal.number)))
+        rows.append(
+            Row(
+                deal=deal,
+                dealer=dealer,
+                cells=cells,
+                spec=game.deal_spec(deal.number),
+                flaw=_flaw_note(flaws[i], by_pos) if flaws[i] else None,
+            )
+        )
     final = running[-1] if running else dict(start)
     ranked = standings(final, game.variant)
     table = [(by_pos[st.player], st) for st in ranked]
@@ -184,6 +208,14 @@ def build_sheet(game: Game) -> Sheet:
         next_deal=next_deal,
         leaders=leaders,
     )
+
+
+def _flaw_note(flaw, by_pos: dict[int, Seat]) -> str:
+    """The audit's note in the active language, the player named instead of the seat."""
+    player = flaw.params.get("player")
+    if player in by_pos:
+        return engine_message(flaw, player=by_pos[player].player.name)
+    return engine_message(flaw)
 
 
 # --- the chart ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import app, deals, games, home, players, seats, sheet
+from .views import app, deals, evenings, games, home, players, seats, sheet
 
 
 class TokenConverter:
@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/new/", games.game_new, name="game-new"),
     path("games/import/", games.game_import, name="game-import"),
     path("players/", players.player_list, name="player-list"),
+    path("players/<int:pk>/", players.player_page, name="player"),
     path("games/<token:token>/", sheet.game_page, name="game"),
     path("games/<token:token>/version", sheet.game_version, name="game-version"),
     path("games/<token:token>/history/", sheet.game_history, name="game-history"),
@@ -38,4 +39,11 @@ urlpatterns = [
     path("games/<token:token>/deals/restore/", deals.deal_restore, name="deal-restore"),
     path("games/<token:token>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
     path("games/<token:token>/deals/<int:number>/delete/", deals.deal_delete, name="deal-delete"),
+    path("games/<token:token>/evenings/", evenings.game_evenings, name="game-evenings"),
+    path("evenings/new/", evenings.evening_new, name="evening-new"),
+    path("evenings/<token:token>/", evenings.evening_page, name="evening"),
+    path("evenings/<token:token>/games/add/", evenings.evening_add, name="evening-add"),
+    path("evenings/<token:token>/games/remove/", evenings.evening_remove, name="evening-remove"),
+    path("evenings/<token:token>/carry/", evenings.evening_carry, name="evening-carry"),
+    path("evenings/<token:token>/links/", evenings.evening_link, name="evening-link"),
 ]

@@ -334,6 +334,7 @@ def _record_deals(game: Game, seats: list[Seat], deals: list) -> None:
             if isinstance(exc, ImportProblem):
                 raise
             raise ImportProblem(_("Deal %(n)d is not readable.") % {"n": number}) from None
+        game.check_result(result)  # the stake game's zero sum, as on every saved deal
         deal = Deal(game=game, number=number)
         deal.set_result(result)
         deal.save()
@@ -359,7 +360,7 @@ def _deal_result(game, seats, form_class, number, item, everyone=None):
         if fake.went_out is None and game.variant_id != CLASSIC:
             initial["went_out"] = WENT_OUT_NOBODY
     data = form_data({**initial, "version": 0, "once": "import"})
-    form = form_class(data, game=game, seats=seats)
+    form = form_class(data, game=game, seats=seats, deal=number)
     if not form.is_valid() or form.result is None:
         problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)
         raise ImportProblem(

@@ -13,7 +13,7 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext, ngettext
 
 from rules import pages
-from rules.engine.cards import Card, CardError, format_cards, parse_card, sort_cards
+from rules.engine.cards import BAD_CARD, Card, CardError, format_cards, parse_card, sort_cards
 from rules.engine.variants import CLASSIC, VARIANTS, DealSpec, OptionError, Variant, build_schedule
 from rules.i18n import engine_message
 from rules.pages.words import card_name
@@ -243,7 +243,7 @@ def _add(state: CheckState, cards: Iterable[Card], lang: str, where: str) -> boo
 
 
 def _bad_card_text(token: str) -> str:
-    return gettext("“%(token)s” is not a card.") % {"token": token[:30]}
+    return engine_message(CardError(BAD_CARD, token=token[:30]))
 
 
 def read_state(query, lang: str) -> CheckState:

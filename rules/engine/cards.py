@@ -159,6 +159,9 @@ def card(code: str) -> Card:
     return parse_card(code)
 
 
+# What a token that is no card gets, on the checker, the score pad and the API alike.
+BAD_CARD = gettext_noop("“%(token)s” is not a card.")
+
 _TOKEN_SPLIT = re.compile(r"[\s,;]+")
 
 
@@ -181,7 +184,7 @@ def parse_card(token: str, lang: str | None = None) -> Card:
         return JOKER
     parts = _split_rank_suit(raw)
     if parts is None:
-        raise CardError(gettext_noop("cannot read the card %(token)r"), token=raw)
+        raise CardError(BAD_CARD, token=raw)
     rank_text, suit = parts
     local = LOCAL_RANKS.get((lang or "en").split("-")[0].lower(), {})
     if rank_text in local:
@@ -189,7 +192,7 @@ def parse_card(token: str, lang: str | None = None) -> Card:
     elif rank_text in _CANONICAL_RANKS:
         rank = _CANONICAL_RANKS[rank_text]
     else:
-        raise CardError(gettext_noop("cannot read the card %(token)r"), token=raw)
+        raise CardError(BAD_CARD, token=raw)
     return Card(rank, suit)
 
 

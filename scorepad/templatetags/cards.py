@@ -16,14 +16,18 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules.engine.cards import JOKER, RANKS, RED_SUITS, SUITS, Card, local_code
+from rules.engine.variants import CLASSIC, Variant
 from rules.pages.words import card_name, words
 
 register = template.Library()
 
 
 @register.inclusion_tag("cards/grid.html")
-def card_grid(target: str, label: str = "") -> dict:
+def card_grid(target: str, label: str = "", variant: Variant | None = None) -> dict:
+    """``variant``: a game scored by penalties, whose keys then carry each card's points (the
+    grid adds up the cards of the hand)."""
     lang = get_language()
+    points = variant is not None and variant.id != CLASSIC
     suit_names = words(lang)["cards"]["suits"]
     suits = []
     for suit in SUITS:
@@ -31,7 +35,12 @@ def card_grid(target: str, label: str = "") -> dict:
         for rank in RANKS:
             card = Card(rank, suit)
             cards.append(
-                {"code": card.code, "face": local_code(card, lang), "name": card_name(card, lang)}
+                {
+                    "code": card.code,
+                    "face": local_code(card, lang),
+                    "name": card_name(card, lang),
+                    "points": variant.penalty(card) if points else None,
+                }
             )
         suits.append(
             {"suit": suit, "name": suit_names[suit], "red": suit in RED_SUITS, "cards": cards}
@@ -40,7 +49,12 @@ def card_grid(target: str, label: str = "") -> dict:
         "target": target,
         "label": label or _("Cards"),
         "suits": suits,
-        "joker": {"code": JOKER.code, "name": card_name(JOKER, lang)},
+        "joker": {
+            "code": JOKER.code,
+            "name": card_name(JOKER, lang),
+            "points": variant.penalty(JOKER) if points else None,
+        },
+        "points": points,
     }
 
 

@@ -102,6 +102,7 @@ def _deal_form(
         initial={**base, **(initial or {})},
         game=game,
         seats=seats if seats is not None else _seats(access, number),
+        deal=number,
     )
 
 
@@ -308,6 +309,7 @@ def deal_edit(request: HttpRequest, access: Access, number: int) -> HttpResponse
     if _preview_only(request):
         return _preview(request, access, number)
     form = _stored_form(access, deal)
+    form.fill_result()  # the preview shows the deal's result as soon as it opens
     return render_game(request, access, panel=_panel(access, form, request.path, number))
 
 
@@ -399,9 +401,10 @@ def _restored_result(access: Access, event: GameEvent) -> DealForm:
     initial = deal_form_class(access.game).initial_from(taken)
     played = {int(pos) for pos in before.get("scores") or {}}
     seats = [s for s in access.game.seats.all() if s.position in played] or None
-    values = conflicts.form_values(_deal_form(access, initial=initial, seats=seats))
+    at = event.deal_number
+    values = conflicts.form_values(_deal_form(access, initial=initial, seats=seats, number=at))
     data = conflicts.as_data(values, version="0", once="restore")
-    form = _deal_form(access, data, seats=seats)
+    form = _deal_form(access, data, seats=seats, number=at)
     form.is_valid()
     return form
 

@@ -28,6 +28,7 @@ from ..access import (
     remember_created,
     seen_tokens,
 )
+from ..evenings import known_evenings
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
 from ..models import Actor, Game, GameEvent, Player
 from ..transfer import ImportProblem, import_game
@@ -197,6 +198,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         {
             "in_progress": [g for g in games if not g.is_finished],
             "finished": [g for g in games if g.is_finished],
+            "evenings": known_evenings(request),
             "names": NAMES,
         },
     )

@@ -1,16 +1,19 @@
-"""The players this phone knows, with their record across games, per variant."""
+"""The players this phone knows, with their record across games, per variant, and each
+player's page: ratings, streaks and head-to-head."""
 
 from __future__ import annotations
 
 from django.db.models import Avg, Count, Max, Min, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import NAMES
 
 from ..collation import sort_key
-from ..models import Deal, DealScore, Game, Seat
+from ..models import Deal, DealScore, Game, Player, Seat
+from ..records import game_records
+from ..stats import RatingChart, player_records
 from .games import remembered_players
 
 
@@ -59,3 +62,32 @@ def player_list(request: HttpRequest) -> HttpResponse:
         ]
         table.append({"player": player, "rows": rows})
     return render(request, "scorepad/player_list.html", {"players": table})
+
+
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """One player's ratings, record, streaks and head-to-head per variant, computed on read
+    from the stored deals (scorepad/stats.py); a player this phone does not know is a 404."""
+    player = remembered_players(request).get(pk)
+    if player is None:
+        raise Http404("no such player on this phone")
+    records = player_records(game_records(player), player.pk)
+    opponents = {h.opponent for r in records for h in r.head_to_head}
+    names = dict(Player.objects.filter(pk__in=opponents).values_list("pk", "name"))
+    lang = request.LANGUAGE_CODE
+    variants = []
+    for record in records:
+        rows = sorted(
+            record.head_to_head, key=lambda h: (sort_key(names[h.opponent], lang), h.opponent)
+        )
+        variants.append(
+            {
+                "variant": NAMES[record.variant],
+                "variant_id": record.variant,
+                "payment": get_variant(record.variant).scoring == "payment",
+                "r": record,
+                "percent": None if record.win_rate is None else round(100 * record.win_rate),
+                "chart": RatingChart.build(record.history),
+                "head_to_head": [(names[h.opponent], h) for h in rows],
+            }
+        )
+    return render(request, "scorepad/player.html", {"player": player, "variants": variants})

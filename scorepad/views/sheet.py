@@ -156,6 +156,7 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
             "once": once_token(),
             "variant_name": NAMES[game.variant_id],
             "is_classic": game.variant_id == "classic",
+            "flagged": build_sheet(game).flagged if game.variant_id == "classic" else [],
         },
     )
 

@@ -1,48 +1,104 @@
-/* The card grid (templates/cards/grid.html): its buttons type card tokens into a text input.
-   Without this script the grid stays hidden and the text input alone works. */
+/* The card grid (templates/cards/grid.html): its buttons type card tokens into a text input,
+   the hand above the grid shows the cards as faces (tap one to take it out) and, in a game
+   of penalties, what they are worth. Without this script the grid stays hidden and the
+   text input alone works. Loaded by the deal form (static/js/table.js after a swap). */
 (function () {
   "use strict";
-  document.documentElement.classList.add("js");
+  if (window.cardGridOn) return;
+  window.cardGridOn = window.cardGrid = 1;
+  var doc = document;
+  doc.documentElement.classList.add("cards-js");
 
   function tokens(input) {
     var text = input.value.trim();
     return text ? text.split(/[\s,;]+/) : [];
   }
 
-  function count(grid, input) {
-    var out = grid.querySelector("[data-card-count]");
-    if (out) out.textContent = String(tokens(input).length);
+  function el(tag, css, text) {
+    var node = doc.createElement(tag);
+    if (css) node.className = css;
+    if (text) node.textContent = text;
+    return node;
   }
 
-  document.addEventListener("click", function (event) {
-    var key = event.target.closest("[data-card], [data-card-action]");
+  // One face, as templates/cards/face.html#face draws it: rank over suit.
+  function face(key, token) {
+    if (!key) return el("span", "pc", token);
+    var text = key.textContent.trim();
+    var joker = key.classList.contains("joker");
+    var pc = el("span", "pc" + (joker ? " joker" : key.closest(".red-suit") ? " red" : ""));
+    pc.appendChild(el("span", "pc-rank", joker ? text : text.slice(0, -1)));
+    pc.appendChild(el("span", "pc-suit", joker ? "★" : text.slice(-1)));
+    return pc;
+  }
+
+  function show(grid, input) {
+    var list = tokens(input), points = 0, hand = grid.querySelector("[data-card-hand]");
+    if (hand) hand.textContent = "";
+    list.forEach(function (token, i) {
+      var key = grid.querySelector('[data-card="' + token.toUpperCase() + '"]');
+      points += key ? Number(key.dataset.points || 0) : 0;
+      if (!hand) return;
+      var button = el("button", "check-card");
+      button.type = "button";
+      button.dataset.cardAt = String(i);
+      button.setAttribute("aria-label", grid.dataset.remove + " " + (key ? key.getAttribute("aria-label") : token));
+      button.appendChild(face(key, token));
+      hand.appendChild(button);
+    });
+    var out = grid.querySelector("[data-card-count]");
+    if (out) out.textContent = String(list.length);
+    out = grid.querySelector("[data-card-points]");
+    if (out) out.textContent = String(points);
+    doc.querySelectorAll('[data-sum-for="' + input.id + '"]').forEach(function (sum) {
+      sum.textContent = list.length && grid.dataset.unit ? "· " + points + " " + grid.dataset.unit : "";
+    });
+  }
+
+  doc.addEventListener("click", function (event) {
+    var key = event.target.closest("[data-card], [data-card-action], [data-card-at]");
     var grid = key && key.closest(".card-grid");
-    var input = grid && document.getElementById(grid.dataset.target);
+    var input = grid && doc.getElementById(grid.dataset.target);
     if (!input) return;
     var list = tokens(input);
     if (key.dataset.card) list.push(key.dataset.card);
+    else if (key.dataset.cardAt) list.splice(Number(key.dataset.cardAt), 1);
     else if (key.dataset.cardAction === "back") list.pop();
     else if (key.dataset.cardAction === "clear") list = [];
     input.value = list.join(" ");
-    count(grid, input);
+    show(grid, input);
     input.dispatchEvent(new Event("input", { bubbles: true }));
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
-  document.addEventListener("input", function (event) {
+  doc.addEventListener("input", function (event) {
     var input = event.target;
     if (!input.id) return;
-    document.querySelectorAll('.card-grid[data-target="' + input.id + '"]').forEach(function (grid) {
-      count(grid, input);
+    doc.querySelectorAll('.card-grid[data-target="' + input.id + '"]').forEach(function (grid) {
+      show(grid, input);
     });
   });
 
+  // One card grid open at a time: opening a player's cards folds the others of the form.
+  // (Not <details name>: a swap inserts the new form while the old one is still there, and
+  // the browser would then fold the new form's open grid.)
+  doc.addEventListener("toggle", function (event) {
+    var fold = event.target;
+    if (!fold.open || !fold.classList || !fold.classList.contains("cards-entry")) return;
+    var form = fold.closest("form");
+    if (!form) return;
+    form.querySelectorAll("details.cards-entry[open]").forEach(function (other) {
+      if (other !== fold) other.open = false;
+    });
+  }, true);
+
   function refresh(root) {
     root.querySelectorAll(".card-grid").forEach(function (grid) {
-      var input = document.getElementById(grid.dataset.target);
-      if (input) count(grid, input);
+      var input = doc.getElementById(grid.dataset.target);
+      if (input) show(grid, input);
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { refresh(document); });
-  document.addEventListener("htmx:load", function (event) { refresh(event.target); });
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", function () { refresh(doc); });
+  else refresh(doc);
+  doc.addEventListener("htmx:load", function (event) { refresh(event.target); });
 })();

@@ -4,6 +4,7 @@
   "use strict";
 
   var doc = document;
+  doc.documentElement.classList.add("js");
   var DB = "scorepad";
   var STORE = "outbox";
   var USED = "scorepad-used-once"; // one-time tokens of forms this phone sent
@@ -561,7 +562,32 @@
     }
   }
 
+  // A form refused (templates/scorepad/_errors.html): its first control in view and
+  // focused, once per summary, after a load or a swap; and the card grid's script
+  // (static/js/cards.js, named by the grid) when a swap brought one: htmx drops the scripts it swaps in.
+  function settle(swapped) {
+    var box = doc.querySelector(".error-summary:not([data-seen])");
+    if (box) {
+      box.setAttribute("data-seen", "");
+      var link = box.querySelector("a[href^='#']");
+      var to = (link && doc.getElementById(link.hash.slice(1))) || box;
+      var fold = to.closest("details");
+      if (fold) fold.open = true;
+      to.scrollIntoView({ block: "center" });
+      to.focus({ preventScroll: true });
+    }
+    var lazy = swapped && doc.querySelector("[data-script]");
+    if (lazy && !window.cardGrid) {
+      window.cardGrid = 1;
+      var script = doc.createElement("script");
+      script.src = lazy.dataset.script;
+      doc.head.appendChild(script);
+    }
+  }
+  doc.addEventListener("htmx:afterSettle", function () { setTimeout(settle, 0, 1); });
+
   ready(function () {
+    settle();
     listKeptGames();
     var bar = doc.getElementById("table-bar");
     if (bar && bar.dataset.texts) Table(bar);

@@ -123,7 +123,7 @@ def test_an_unreadable_token_is_named_in_the_error():
     with pytest.raises(CardError) as exc:
         parse_cards("AS ZZ 3H")
     assert exc.value.token == "ZZ"
-    assert "'ZZ'" in str(exc.value)
+    assert str(exc.value) == "“ZZ” is not a card."
 
 
 @pytest.mark.parametrize("token", ["1H", "11H", "XS", "10", "S", "AX", "KJ"])

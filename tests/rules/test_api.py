@@ -16,7 +16,7 @@ def test_it_rejects_get(client):
     ("payload", "fragment"),
     [
         ({"variant": "poker", "cards": "AS"}, "unknown variant 'poker'"),
-        ({"variant": "classic", "cards": "AS ZZ"}, "'ZZ'"),
+        ({"variant": "classic", "cards": "AS ZZ"}, "“ZZ” is not a card."),
         ({"variant": "classic", "cards": "AS 2S 3S"}, "not 3"),
         ({"variant": "classic", "cards": "AS " * 16}, "16 × AS"),
         ({"variant": "contract-nordic", "cards": "AS " * 13}, "needs the deal"),

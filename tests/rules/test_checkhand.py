@@ -23,7 +23,7 @@ def run(*args, stdin=None):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--variant", "classic", "AS XX"], "'XX'"),
+        (["--variant", "classic", "AS XX"], "“XX” is not a card."),
         (["--variant", "whist", "AS"], "unknown variant"),
         (["--variant", "classic"], "give --variant and the cards"),
         (["--variant", "classic", "--option", "twos_wild", "AS"], "NAME=VALUE"),
@@ -62,7 +62,7 @@ def test_jsonl_gives_each_bad_line_its_own_error_and_goes_on():
     out = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(out) == 3
     assert all(set(o) == {"error"} for o in out)
-    assert "'QQ'" in out[1]["error"]
+    assert "“QQ” is not a card." in out[1]["error"]
     assert "unknown variant" in out[2]["error"]
 
 

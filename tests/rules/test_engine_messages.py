@@ -210,10 +210,10 @@ def test_the_bad_inputs_reach_every_kind_of_engine_error():
 def test_subclasses_keep_their_attributes():
     exc = _raised(lambda: parse_card("ZZ"))
     assert isinstance(exc, CardError)
-    assert (exc.token, exc.code, str(exc)) == ("ZZ", "bad_card", "cannot read the card 'ZZ'")
+    assert (exc.token, exc.code, str(exc)) == ("ZZ", "bad_card", "“ZZ” is not a card.")
     exc = _raised(lambda: check_hand({"variant": CLASSIC, "cards": "AS ZZ"}))
     assert isinstance(exc, CheckError)
-    assert (exc.token, exc.code, str(exc)) == ("ZZ", "bad_card", "cannot read the card 'ZZ'")
+    assert (exc.token, exc.code, str(exc)) == ("ZZ", "bad_card", "“ZZ” is not a card.")
     exc = _raised(lambda: get_variant(NORDIC).deal_spec(9))
     assert isinstance(exc, OptionError) and exc.code == "bad_deal"
     exc = _raised(lambda: classic_ledger(["a", "b"], "c", 1))
@@ -277,4 +277,4 @@ def test_engine_message_of_other_exceptions_is_their_text(monkeypatch):
 def test_a_broken_translation_falls_back_to_english(monkeypatch):
     monkeypatch.setattr(rules.i18n, "gettext", lambda message: "%(nonsense)s")
     exc = _raised(lambda: parse_card("ZZ"))
-    assert rules.i18n.engine_message(exc) == "cannot read the card 'ZZ'"
+    assert rules.i18n.engine_message(exc) == "“ZZ” is not a card."

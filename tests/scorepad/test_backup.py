@@ -34,7 +34,7 @@ def games():
 
     nordic = GameFactory(variant_id="contract-nordic", players=3)
     record_penalty(nordic, 0, {1: 10, 2: 5})
-    record_penalty(nordic, 1, {0: 20, 2: 70}, cards_2="5H 7C QS")
+    record_penalty(nordic, 1, {0: 20}, cards_2="5H 7C QS")
     nordic.replace_link("viewer", version=nordic.version, once="link-1", actor=ACTOR)
 
     spanish = GameFactory(variant_id="contract-spanish", players=2)

@@ -127,7 +127,7 @@ def test_a_hand_that_keeps_its_identical_twos_apart_is_recorded(creator, game):
 
 def test_an_unreadable_card_is_named(creator, game):
     response = creator.post(url(game), classic_form_data(game, 0, mode="hand", hand="AS ZZ 3S"))
-    assert "cannot read the card &#x27;ZZ&#x27;" in response.content.decode()
+    assert "Anna: “ZZ” is not a card." in response.content.decode()
     assert not Deal.objects.exists()
 
 

@@ -82,7 +82,7 @@ def test_a_missing_penalty_is_asked_for(client, nordic):
 def test_an_unreadable_card_is_named_next_to_the_player(client, nordic):
     data = penalty_form_data(nordic, 0, {1: 10, 3: 5}, cards={2: "5H XX"})
     body = client.post(url(nordic), data).content.decode()
-    assert "cannot read the card &#x27;XX&#x27;" in body
+    assert "Cleo: “XX” is not a card." in body
     assert not Deal.objects.exists()
 
 

@@ -135,7 +135,7 @@ def test_an_export_with_too_few_players_is_refused(client, played):
         ({"first_dealer": "draw"}, "Choose who deals first, or let the app draw."),
         ({"players": ["Anna", "  Anna "]}, "Anna already has a seat."),
         ({"players": ["Anna", "B" * 41]}, "A name has at most 40 characters."),
-        ({"variant": "poker"}, "Select a valid choice."),
+        ({"variant": "poker"}, "Choose the game you play."),
         ({"options": {"twos_wild": "yes"}}, "twos_wild"),
     ],
 )

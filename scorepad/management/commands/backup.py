@@ -5,7 +5,8 @@
 
 The backup keeps every player (id, name, when added) and every game: its id, variant,
 options, schedule, seats, deals with their inputs and scores, history, viewer and editor
-links, version, status and timestamps. Each game's entry is a per-game JSON export
+links, version, status and timestamps; and every evening (its name, stake, links, version,
+games with their stakes, balances carried in, the evening carried to, history). Each game's entry is a per-game JSON export
 (``scorepad.transfer``) with these extra keys, so one game can also be imported on its own.
 
 A game that cannot be read (a row damaged outside the app) is named on stderr and left out;
@@ -26,6 +27,7 @@ import os
 import sys
 import tempfile
 from datetime import UTC
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,18 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
 
 from scorepad.forms import storable_text
-from scorepad.models import Actor, Deal, Game, GameEvent, Player
+from scorepad.models import (
+    NAME_MAX,
+    Actor,
+    Deal,
+    Evening,
+    EveningBalance,
+    EveningEvent,
+    EveningGame,
+    Game,
+    GameEvent,
+    Player,
+)
 from scorepad.sheet import build_sheet, load_game
 from scorepad.transfer import ImportProblem, export_document, import_game
 
@@ -92,6 +105,50 @@ def export_game(game_id: int) -> dict[str, Any]:
     return document
 
 
+def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
+    """Every evening, with the games of ``game_ids`` (a game left out is left out of its
+    evenings too)."""
+    return [
+        {
+            "id": evening.pk,
+            "name": evening.name,
+            "stake": str(evening.stake),
+            "version": evening.version,
+            "viewer_token": evening.viewer_token,
+            "editor_token": evening.editor_token,
+            "next_evening": evening.next_evening_id,
+            "created_at": _time(evening.created_at),
+            "updated_at": _time(evening.updated_at),
+            "games": [
+                {
+                    "game": entry.game_id,
+                    "stake": str(entry.stake),
+                    "position": entry.position,
+                    "added_at": _time(entry.added_at),
+                }
+                for entry in evening.games.order_by("position")
+                if entry.game_id in game_ids
+            ],
+            "carried": [
+                {"name": balance.name, "cents": balance.cents}
+                for balance in evening.carried.order_by("pk")
+            ],
+            "history": [
+                {
+                    "at": _time(event.at),
+                    "kind": event.kind,
+                    "details": event.details,
+                    "actor": event.actor,
+                    "device": event.device,
+                    "form_token": event.form_token,
+                }
+                for event in evening.events.order_by("pk")
+            ],
+        }
+        for evening in Evening.objects.order_by("pk")
+    ]
+
+
 def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
     """Every player and game, read in one transaction (one consistent snapshot); and the
     games that could not be read (id, why), left out so that the others are kept."""
@@ -121,6 +178,7 @@ def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
         "exported_at": _time(timezone.now()),
         "players": players,
         "games": games,
+        "evenings": export_evenings({game["id"] for game in games}),
     }, damaged
 
 
@@ -170,8 +228,14 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         _storable(entry, f"Game #{entry.get('id') if isinstance(entry, dict) else n}", cleaned)
         for n, entry in enumerate(games, start=1)
     ]
+    evenings = document.get("evenings", [])  # a backup from before evenings has none
+    _check(isinstance(evenings, list), "The backup's evenings are not a list.")
+    evenings = [
+        _storable(item, f"Evening #{item.get('id') if isinstance(item, dict) else n}", cleaned)
+        for n, item in enumerate(evenings, start=1)
+    ]
     with transaction.atomic():
-        if Game.objects.exists() or Player.objects.exists():
+        if Game.objects.exists() or Player.objects.exists() or Evening.objects.exists():
             raise NotEmpty
         by_id = _import_players(players)
         for number, entry in enumerate(games, start=1):
@@ -183,9 +247,13 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
                 raise ImportProblem(f"{label}: {exc}") from None
             except (AttributeError, KeyError, TypeError, ValueError) as exc:
                 raise ImportProblem(f"{label} is not readable ({exc!r}).") from None
+        try:
+            _import_evenings(evenings)
+        except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise ImportProblem(f"An evening is not readable ({exc!r}).") from None
         # Ids were given explicitly: move the sequences past them (PostgreSQL).
         with connection.cursor() as cursor:
-            for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game]):
+            for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game, Evening]):
                 cursor.execute(sql)
     return len(by_id), len(games)
 
@@ -267,6 +335,73 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
         )
         for item in history
     )
+
+
+def _stake(value: Any, label: str) -> Decimal:
+    stake = Decimal(str(value))
+    _check(
+        stake.is_finite() and Decimal("0.01") <= stake < 10_000_000 and stake == round(stake, 2),
+        f"{label}: the stake {value!r} is not an amount from 0.01 to 9999999.99.",
+    )
+    return stake
+
+
+def _import_evenings(evenings: list[Any]) -> None:
+    """The evenings of a backup, after its games: ids, links and history as they were."""
+    games = set(Game.objects.values_list("pk", flat=True))
+    made = []
+    for item in evenings:
+        _check(isinstance(item, dict) and isinstance(item.get("id"), int), "An evening has no id.")
+        label = f"Evening #{item['id']}"
+        _check(isinstance(item["version"], int) and item["version"] >= 1, f"{label}: no version.")
+        evening = Evening.objects.create(
+            pk=item["id"],
+            name=str(item.get("name") or "")[:NAME_MAX],
+            stake=_stake(item["stake"], label),
+            version=item["version"],
+            viewer_token=str(item["viewer_token"]),
+            editor_token=str(item["editor_token"]),
+            created_at=_parse_time(item.get("created_at"), label),
+            updated_at=_parse_time(item.get("updated_at"), label),
+        )
+        for entry in item.get("games") or []:
+            _check(entry["game"] in games, f"{label}: a game of the evening is not in the backup.")
+            EveningGame.objects.create(
+                evening=evening,
+                game_id=entry["game"],
+                stake=_stake(entry["stake"], label),
+                position=int(entry["position"]),
+                added_at=_parse_time(entry.get("added_at"), label),
+            )
+        carried = item.get("carried") or []
+        _check(
+            all(isinstance(b.get("cents"), int) for b in carried)
+            and sum(b["cents"] for b in carried) == 0,
+            f"{label}: the carried balances do not sum to zero.",
+        )
+        EveningBalance.objects.bulk_create(
+            EveningBalance(evening=evening, name=str(b["name"]), cents=b["cents"]) for b in carried
+        )
+        EveningEvent.objects.bulk_create(
+            EveningEvent(
+                evening=evening,
+                at=_parse_time(event["at"], label),
+                kind=str(event["kind"]),
+                details=event.get("details") or {},
+                actor=str(event["actor"]),
+                device=str(event.get("device") or ""),
+                form_token=event.get("form_token") or None,
+            )
+            for event in item.get("history") or []
+        )
+        made.append((evening, item.get("next_evening")))
+    ids = {evening.pk for evening, _next in made}
+    for evening, following in made:
+        if following is not None:
+            _check(
+                following in ids, f"Evening #{evening.pk}: the next evening is not in the backup."
+            )
+            Evening.objects.filter(pk=evening.pk).update(next_evening_id=following)
 
 
 # --- the command --------------------------------------------------------------------------

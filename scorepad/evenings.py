@@ -1,0 +1,336 @@
+"""Evenings: who may see and change one, its forms, and its page as the template shows it.
+
+An evening is reached like a game: its viewer link or its editor link (random tokens of
+144 bits), and the session of the phone that started it grants editor rights. The phone's
+cookie of opened links (``access.SEEN``) lists evening links too, for the games list.
+
+The money is the engine's (``rules.engine.evening``): each game's final totals (the
+``Seat.total`` kept after every change) times its stake, a running ledger from the
+balances carried from the evening before, standings, the settle-up and the chart. Players
+are matched across games by name (case does not matter): at one table a name is a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import wraps
+
+from django import forms
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.evening import EveningGame as GameMoney
+from rules.engine.evening import Ledger, from_cents, ledger
+from rules.engine.scoring import ScoreError, Standing
+from rules.facts import NAMES
+
+from .access import editor_link_shown, private_to_editors, seen_tokens
+from .forms import MoneyField
+from .models import NAME_MAX, Evening, EveningGame, Game, Seat
+
+CREATED = "scorepad_evenings"  # ids of the evenings this phone started
+
+
+# --- access ------------------------------------------------------------------------------------
+
+
+@dataclass
+class EveningAccess:
+    evening: Evening
+    token: str
+    role: str  # "editor" or "viewer"
+    via: str  # "creator", "editor_link" or "viewer_link"
+
+    @property
+    def can_edit(self) -> bool:
+        return self.role == "editor"
+
+
+def created_evening_ids(request: HttpRequest) -> list[int]:
+    return list(request.session.get(CREATED, []))
+
+
+def remember_created_evening(request: HttpRequest, evening: Evening) -> None:
+    editor_link_shown(request)
+    ids = created_evening_ids(request)
+    if evening.pk not in ids:
+        request.session[CREATED] = [*ids, evening.pk]
+
+
+def evening_prefetch() -> list:
+    """What the page reads of an evening: its games with their seats and players, and the
+    balances carried in (five queries whatever the number of games)."""
+    seats = Seat.objects.select_related("player").order_by("position")
+    return [
+        Prefetch(
+            "games",
+            queryset=EveningGame.objects.select_related("game")
+            .prefetch_related(Prefetch("game__seats", queryset=seats))
+            .order_by("position"),
+        ),
+        "carried",
+    ]
+
+
+def resolve_evening(request: HttpRequest, token: str) -> EveningAccess:
+    found = Evening.objects.by_token(token).select_related("next_evening", "previous")
+    evening = next(iter(found.prefetch_related(*evening_prefetch()).order_by()[:1]), None)
+    if evening is None:
+        raise Http404("no evening behind this link")
+    if evening.pk in created_evening_ids(request):
+        editor_link_shown(request)
+        return EveningAccess(evening, token, "editor", "creator")
+    if token == evening.editor_token:
+        editor_link_shown(request)
+        return EveningAccess(evening, token, "editor", "editor_link")
+    return EveningAccess(evening, token, "viewer", "viewer_link")
+
+
+def evening_view(*, editor: bool = False):
+    """Resolve the evening link of the URL into ``access``; with ``editor``, viewers get a
+    403 that says what the link can do."""
+
+    def decorate(view):
+        @wraps(view)
+        @private_to_editors
+        def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+            access = resolve_evening(request, token)
+            if editor and not access.can_edit:
+                return render(
+                    request, "scorepad/evening_forbidden.html", {"access": access}, status=403
+                )
+            return view(request, access, *args, **kwargs)
+
+        return inner
+
+    return decorate
+
+
+def known_evenings(request: HttpRequest) -> list[Evening]:
+    """The evenings this phone started or opened a link of, each with ``link_token`` (the
+    editor link where the phone may change it) and ``can_edit``."""
+    ids, seen = created_evening_ids(request), seen_tokens(request)
+    if not ids and not seen:
+        return []
+    evenings = list(Evening.objects.known_to(ids, seen))
+    seen_set = set(seen)
+    for evening in evenings:
+        evening.can_edit = evening.pk in ids or evening.editor_token in seen_set
+        evening.link_token = evening.editor_token if evening.can_edit else evening.viewer_token
+        if evening.can_edit:
+            editor_link_shown(request)
+    return evenings
+
+
+# --- forms ----------------------------------------------------------------------------------
+
+
+class EveningForm(forms.Form):
+    """Start an evening: a name, the money a point is worth, the games it begins with."""
+
+    name = forms.CharField(label=_("Name of the evening (optional)"), required=False)
+    stake = MoneyField(
+        label=_("Money per point"),
+        help_text=_("The stake of each game added; a game's own money per point comes first."),
+        error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
+    )
+    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    games = forms.MultipleChoiceField(
+        label=_("Games of the evening"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, games: list[Game], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.known = {g.link_token: g for g in games}
+        self.fields["games"].choices = [(g.link_token, g.pk) for g in games]
+        self.fields["games"].error_messages["invalid_choice"] = _("Choose the games from the list.")
+
+    def clean_games(self) -> list[str]:
+        """The games ticked, each once (a form sent by hand may repeat one)."""
+        return list(dict.fromkeys(self.cleaned_data["games"]))
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if len(name) > NAME_MAX:
+            raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
+        return name
+
+
+class AddGameForm(forms.Form):
+    """Add a game to an evening; ``game`` is a link of the game (viewer or editor)."""
+
+    game = forms.CharField(max_length=64, error_messages={"required": _("Choose a game.")})
+    stake = MoneyField(
+        label=_("Money per point"),
+        error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
+    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def clean_game(self) -> Game:
+        token = self.cleaned_data["game"]
+        game = Game.objects.by_token(token).order_by().first()
+        if game is None:
+            raise forms.ValidationError(_("That game was not found; its link may be replaced."))
+        return game
+
+
+# --- the page -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameLine:
+    """One game of the evening as its row of the ledger shows it."""
+
+    number: int
+    game: Game
+    stake: Decimal
+    names: list[str]
+    money: list[int]  # cents per player of the evening, in the evening's order
+    running: list[int]  # the balances after this game
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        return list(zip(self.money, self.running, strict=True))
+
+
+@dataclass
+class Series:
+    name: str
+    points: str
+    css: str
+    end_x: float
+    end_y: float
+
+
+@dataclass
+class EveningChart:
+    width: int
+    height: int
+    zero_y: float
+    series: list[Series]
+    low: Decimal
+    high: Decimal
+    ticks: list[tuple[float, float]]
+
+
+@dataclass
+class EveningPage:
+    evening: Evening
+    names: list[str]  # the players, as first written
+    carried: list[int] | None  # cents per player, None when the evening starts from zero
+    lines: list[GameLine]
+    balances: list[int]
+    standings: list[tuple[str, Standing]]
+    transfers: list[tuple[str, str, Decimal]]
+    carry: dict[str, int] = field(default_factory=dict)
+    in_progress: int = 0
+
+    @property
+    def chart(self) -> EveningChart | None:
+        return build_chart(self) if self.lines else None
+
+
+def player_key(name: str) -> str:
+    return name.casefold()
+
+
+def build_evening(evening: Evening) -> EveningPage:
+    """The ledger of an evening from its prefetched games, seats and carried balances."""
+    names: dict[str, str] = {}
+    carried = {}
+    for balance in evening.carried.all():
+        key = player_key(balance.name)
+        names.setdefault(key, balance.name)
+        carried[key] = carried.get(key, 0) + balance.cents
+    games = []
+    entries = list(evening.games.all())
+    for entry in entries:
+        totals = {}
+        for seat in entry.game.seats.all():
+            key = player_key(seat.player.name)
+            names.setdefault(key, seat.player.name)
+            totals[key] = totals.get(key, 0) + seat.total
+        games.append(GameMoney(totals, entry.game.variant_id, entry.stake))
+    book: Ledger = ledger(carried, games)
+    keys = list(book.players)
+    lines = [
+        GameLine(
+            number=i,
+            game=entry.game,
+            stake=entry.stake,
+            names=[seat.player.name for seat in entry.game.seats.all()],
+            money=[money[k] for k in keys],
+            running=[running[k] for k in keys],
+        )
+        for i, (entry, money, running) in enumerate(
+            zip(entries, book.games, book.running, strict=True), start=1
+        )
+    ]
+    try:
+        transfers = [(names[t.payer], names[t.payee], t.amount) for t in book.settle()]
+    except ScoreError:  # pragma: no cover - the ledger sums to zero by construction
+        transfers = []
+    return EveningPage(
+        evening=evening,
+        names=[names[k] for k in keys],
+        carried=[book.carried[k] for k in keys] if carried else None,
+        lines=lines,
+        balances=[book.balances[k] for k in keys],
+        standings=[(names[s.player], s) for s in book.standings()],
+        transfers=transfers,
+        carry={names[k]: cents for k, cents in book.carry().items()},
+        in_progress=sum(1 for e in entries if not e.game.is_finished),
+    )
+
+
+CHART_WIDTH = 320
+CHART_HEIGHT = 180
+CHART_PAD = 8
+CHART_COLOURS = 12  # the CSS classes .series-0 ... .series-11 of the game chart
+
+
+def build_chart(page: EveningPage) -> EveningChart:
+    """Each player's balance from the start of the evening to the end of each game."""
+    start = page.carried or [0] * len(page.names)
+    columns = [[start[i]] + [line.running[i] for line in page.lines] for i in range(len(start))]
+    values = [v for col in columns for v in col] + [0]
+    low, high = min(values), max(values)
+    if low == high:
+        high = low + 1
+    steps = len(page.lines)
+    inner_w = CHART_WIDTH - 2 * CHART_PAD
+    inner_h = CHART_HEIGHT - 2 * CHART_PAD
+
+    def x(i: int) -> float:
+        return round(CHART_PAD + inner_w * i / steps, 1)
+
+    def y(v: int) -> float:
+        return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+
+    series = [
+        Series(
+            name=name,
+            points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col)),
+            css=f"series-{i % CHART_COLOURS}",
+            end_x=x(steps),
+            end_y=y(col[-1]),
+        )
+        for i, (name, col) in enumerate(zip(page.names, columns, strict=True))
+    ]
+    return EveningChart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        zero_y=y(0),
+        series=series,
+        low=from_cents(low),
+        high=from_cents(high),
+        ticks=[(x(j), CHART_HEIGHT - CHART_PAD) for j in range(steps + 1)],
+    )
+
+
+def game_label(game: Game) -> str:
+    return str(NAMES[game.variant_id])

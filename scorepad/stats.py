@@ -1,0 +1,292 @@
+"""A player's record per variant: OpenSkill rating, wins, deals, streaks, head-to-head.
+
+Plain Python fed with plain data (no Django import; a test keeps it so): the page
+(``scorepad/views/players.py``) reads the stored games into :class:`GameRecord` values
+(``scorepad/records.py``) and everything here is computed from them on every read, so a
+corrected deal changes the ratings the next time the page is shown and no rating is ever
+stored stale.
+
+- The **rating** is OpenSkill's Plackett-Luce model (the ``openskill`` package) run over the
+  finishing order of every *finished* game of the variant, oldest first; tied players share a
+  rank. Each player's rating is ``mu`` with its uncertainty ``sigma``; the conservative
+  ``ordinal`` (mu - 3 sigma) orders a table. A game in progress is not rated.
+- **Wins**, the **win rate** and the **streaks** count finished games too; first place shared
+  is a win.
+- The **deals** (their number, average, best and worst) count every scored deal of every
+  game, finished or not; abandoned deals and deals the audit flags are left out by the reader.
+- **Head-to-head**: in every finished game two players both sat at, who finished ahead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from rules.engine.scoring import running_totals, standings
+from rules.engine.variants import VARIANT_IDS, get_variant
+
+P = Hashable  # whatever names a player: the page uses player ids
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One stored game, as plain data."""
+
+    key: Hashable  # the game's id
+    variant: str  # its variant id
+    players: tuple[P, ...]  # in seating order
+    # The scores of its counted deals, in order: only the players of each deal (players who
+    # come and go miss some).
+    deals: tuple[Mapping[P, int], ...]
+    finished: bool
+    start: Mapping[P, int] = field(default_factory=dict)  # starting totals of who joined late
+
+    def places(self) -> dict[P, int]:
+        """Each player's place from the totals of the counted deals and the starting totals
+        (1 for the leader; tied players share a place), as the sheet's standings give it."""
+        filled = [{p: deal.get(p, 0) for p in self.players} for deal in self.deals]
+        totals = (
+            running_totals(filled, list(self.players))[-1]
+            if filled
+            else dict.fromkeys(self.players, 0)
+        )
+        totals = {p: totals[p] + self.start.get(p, 0) for p in self.players}
+        return {s.player: s.place for s in standings(totals, get_variant(self.variant))}
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate that orders a table: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two players' finished games together: how often each finished ahead of the other."""
+
+    player: P
+    opponent: P
+    games: int = 0
+    ahead: int = 0  # ``player`` finished ahead of ``opponent``
+    behind: int = 0
+    level: int = 0  # the same place
+
+
+@dataclass(frozen=True)
+class Streaks:
+    longest_wins: int  # the most finished games won in a row
+    current: int  # how many of the latest finished games in a row were won (> 0) or not (< 0)
+
+    @property
+    def won_now(self) -> int:
+        return max(self.current, 0)
+
+    @property
+    def not_won_now(self) -> int:
+        return max(-self.current, 0)
+
+
+@dataclass
+class PlayerRecord:
+    """One player's record in one variant."""
+
+    player: P
+    variant: str
+    games: int = 0  # every game, finished or not
+    finished: int = 0
+    wins: int = 0
+    deals: int = 0
+    average: float | None = None
+    best: int | None = None  # the best score of one deal: highest in classic, lowest else
+    worst: int | None = None
+    rating: Rating | None = None  # None until a finished game
+    history: list[Rating] = field(default_factory=list)  # after each of its finished games
+    streaks: Streaks = Streaks(0, 0)
+    head_to_head: list[HeadToHead] = field(default_factory=list)
+    rank: int | None = None  # by ordinal among the rated players of the variant
+    rated: int = 0  # how many players of the variant are rated
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.finished if self.finished else None
+
+
+MODEL = PlackettLuce()
+
+
+def rate(games: Sequence[GameRecord]) -> tuple[dict[P, Rating], dict[P, list[Rating]]]:
+    """OpenSkill (Plackett-Luce) over the finished games given, in the order given (one
+    variant's, oldest first): every player's rating after the last game and after each of
+    their games."""
+    current: dict[P, Any] = {}
+    history: dict[P, list[Rating]] = {}
+    for game in games:
+        if not game.finished or len(game.players) < 2:
+            continue
+        places = game.places()
+        teams = [[current.get(p) or MODEL.rating(name=str(p))] for p in game.players]
+        rated = MODEL.rate(teams, ranks=[places[p] for p in game.players])
+        for player, (new,) in zip(game.players, rated, strict=True):
+            current[player] = new
+            history.setdefault(player, []).append(Rating(new.mu, new.sigma))
+    final = {p: Rating(r.mu, r.sigma) for p, r in current.items()}
+    return final, history
+
+
+def head_to_head(games: Sequence[GameRecord], player: P, opponent: P) -> HeadToHead:
+    """The finished games both players sat at, and who finished ahead in each."""
+    games_together = ahead = behind = level = 0
+    for game in games:
+        if not game.finished or player not in game.players or opponent not in game.players:
+            continue
+        places = game.places()
+        games_together += 1
+        mine, theirs = places[player], places[opponent]
+        if mine < theirs:
+            ahead += 1
+        elif mine > theirs:
+            behind += 1
+        else:
+            level += 1
+    return HeadToHead(player, opponent, games_together, ahead, behind, level)
+
+
+def streaks(results: Sequence[bool]) -> Streaks:
+    """The longest run of wins, and the run the results end with (wins > 0, others < 0)."""
+    longest = run = 0
+    for won in results:
+        run = run + 1 if won else 0
+        longest = max(longest, run)
+    current = 0
+    for won in reversed(results):
+        if current == 0:
+            current = 1 if won else -1
+        elif (current > 0) == won:
+            current += 1 if won else -1
+        else:
+            break
+    return Streaks(longest, current)
+
+
+def player_records(games: Sequence[GameRecord], player: P) -> list[PlayerRecord]:
+    """The record of ``player`` in every variant they played, in the order of VARIANT_IDS.
+
+    ``games``: every game of those variants to be rated (the finished games of the other
+    players too, since they move the ratings), finished ones oldest first.
+    """
+    out = []
+    for variant_id in VARIANT_IDS:
+        of_variant = [g for g in games if g.variant == variant_id]
+        own = [g for g in of_variant if player in g.players]
+        if not own:
+            continue
+        out.append(_record(of_variant, own, player, variant_id))
+    return out
+
+
+def _record(
+    of_variant: list[GameRecord], own: list[GameRecord], player: P, variant_id: str
+) -> PlayerRecord:
+    record = PlayerRecord(player=player, variant=variant_id, games=len(own))
+    finished = [g for g in own if g.finished]
+    results = [g.places()[player] == 1 for g in finished]
+    record.finished = len(finished)
+    record.wins = sum(results)
+    record.streaks = streaks(results)
+    points = [deal[player] for g in own for deal in g.deals if player in deal]
+    if points:
+        payment = get_variant(variant_id).scoring == "payment"
+        record.deals = len(points)
+        record.average = sum(points) / len(points)
+        record.best = max(points) if payment else min(points)
+        record.worst = min(points) if payment else max(points)
+    ratings, history = rate(of_variant)
+    if player in ratings:
+        record.rating = ratings[player]
+        record.history = history[player]
+        mine = record.rating.ordinal
+        record.rank = 1 + sum(1 for r in ratings.values() if r.ordinal > mine)
+        record.rated = len(ratings)
+    opponents: list[P] = []
+    for game in finished:
+        opponents += [p for p in game.players if p != player and p not in opponents]
+    record.head_to_head = [head_to_head(finished, player, other) for other in opponents]
+    return record
+
+
+# --- the chart of a rating ---------------------------------------------------------------------
+
+CHART_WIDTH = 320
+CHART_HEIGHT = 160
+CHART_PAD = 8
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """A rating after each finished game (game 0: the starting rating) as SVG geometry: the
+    line of mu and the band mu ± sigma."""
+
+    width: int
+    height: int
+    line: str  # polyline points
+    band: str  # polygon points
+    end_x: float
+    end_y: float
+    low: float
+    high: float
+    ticks: tuple[float, ...]
+
+    @classmethod
+    def build(cls, history: Sequence[Rating]) -> RatingChart | None:
+        if not history:
+            return None
+        start = MODEL.rating()
+        points = [Rating(start.mu, start.sigma), *history]
+        low = min(r.mu - r.sigma for r in points)
+        high = max(r.mu + r.sigma for r in points)
+        steps = len(points) - 1
+        inner_w = CHART_WIDTH - 2 * CHART_PAD
+        inner_h = CHART_HEIGHT - 2 * CHART_PAD
+
+        def x(i: int) -> float:
+            return round(CHART_PAD + inner_w * i / steps, 1)
+
+        def y(v: float) -> float:
+            return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+
+        line = " ".join(f"{x(i)},{y(r.mu)}" for i, r in enumerate(points))
+        upper = [f"{x(i)},{y(r.mu + r.sigma)}" for i, r in enumerate(points)]
+        lower = [f"{x(i)},{y(r.mu - r.sigma)}" for i, r in enumerate(points)]
+        return cls(
+            width=CHART_WIDTH,
+            height=CHART_HEIGHT,
+            line=line,
+            band=" ".join(upper + lower[::-1]),
+            end_x=x(steps),
+            end_y=y(points[-1].mu),
+            low=round(low, 1),
+            high=round(high, 1),
+            ticks=tuple(x(i) for i in range(steps + 1)),
+        )
+
+
+__all__ = [
+    "GameRecord",
+    "HeadToHead",
+    "PlayerRecord",
+    "Rating",
+    "RatingChart",
+    "Streaks",
+    "head_to_head",
+    "player_records",
+    "rate",
+    "streaks",
+]

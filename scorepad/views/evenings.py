@@ -1,0 +1,373 @@
+"""Evenings: start one, its page (ledger, standings, chart, settle-up), add and remove its
+games, carry its balances to the next evening; and a game's evenings.
+
+Every write carries the evening's version and a one-time token, like a game's: a stale
+version changes nothing and shows the fresh page with a message (409), a token used before
+changes nothing and goes back to the page. Forms post and redirect; no script is needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from rules.facts import NAMES
+
+from ..access import Access, device, game_view, known_games, private_to_editors, remember_seen
+from ..evenings import (
+    AddGameForm,
+    EveningAccess,
+    EveningForm,
+    build_evening,
+    evening_view,
+    known_evenings,
+    remember_created_evening,
+    resolve_evening,
+)
+from ..forms import once_token, small_int
+from ..models import (
+    Actor,
+    AlreadyDone,
+    Evening,
+    EveningClosed,
+    EveningEvent,
+    EveningGame,
+    Game,
+    StaleVersion,
+)
+from .common import game_url, public_url
+from .sheet import _qr
+
+TEMPLATE = "scorepad/evening.html"
+
+
+def evening_url(token: str, name: str = "evening") -> str:
+    return game_url(token, name)
+
+
+def _actor(request: HttpRequest, access: EveningAccess) -> Actor:
+    role = "creator" if access.via == "creator" else "editor_link"
+    return Actor(role=role, device=device(request))
+
+
+def _stale_notice() -> str:
+    return _(
+        "The evening changed while you were on this page: another phone saved a change. "
+        "Here is the fresh evening; check it and do it again if still needed."
+    )
+
+
+def _closed_message() -> str:
+    return _("The balances of this evening were carried to the next one; it changes no more.")
+
+
+def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
+    """The games this phone knows that are not in the evening yet, to add."""
+    taken = {entry.game_id for entry in evening.games.all()}
+    return [g for g in known_games(request) if g.pk not in taken]
+
+
+def _default_stake(game: Game, evening: Evening):
+    return game.value_per_point if game.value_per_point is not None else evening.stake
+
+
+def render_evening(
+    request: HttpRequest,
+    access: EveningAccess,
+    *,
+    add_form: AddGameForm | None = None,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    evening = access.evening
+    page = build_evening(evening)
+    context: dict[str, Any] = {
+        "access": access,
+        "evening": evening,
+        "page": page,
+        "token": access.token,
+        "can_edit": access.can_edit and not evening.is_closed,
+        "once": once_token(),
+        "notice": notice,
+    }
+    if access.can_edit:
+        choices = _choices(request, evening)
+        if add_form is None:
+            add_form = AddGameForm(
+                initial={"stake": evening.stake, "version": evening.version, "once": once_token()}
+            )
+        context["add_form"] = add_form
+        context["add_choices"] = choices
+        context["editor_url"] = public_url(request, evening_url(evening.editor_token))
+    viewer_url = public_url(request, evening_url(evening.viewer_token))
+    context["viewer_url"] = viewer_url
+    context["viewer_qr"] = _qr(viewer_url)
+    for neighbour in ("next_evening", "previous"):
+        other = getattr(evening, neighbour, None) if _has(evening, neighbour) else None
+        if other is not None:
+            token = other.editor_token if access.can_edit else other.viewer_token
+            context[neighbour] = token
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _has(evening: Evening, name: str) -> bool:
+    try:
+        return getattr(evening, name) is not None
+    except Evening.DoesNotExist:
+        return False
+
+
+@require_GET
+@evening_view()
+def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    response = render_evening(request, access)
+    if access.via != "creator":
+        remember_seen(request, response, access.token)
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@private_to_editors
+def evening_new(request: HttpRequest) -> HttpResponse:
+    """Start an evening, with the games ticked (``?game=<link>`` ticks one)."""
+    games = known_games(request)
+    if request.method == "POST":
+        form = EveningForm(request.POST, games=games)
+        if form.is_valid():
+            evening = _start(request, form)
+            messages.success(request, _("The evening has started."))
+            return redirect(evening_url(evening.editor_token))
+        return render(request, "scorepad/evening_new.html", {"form": form}, status=200)
+    ticked = request.GET.get("game", "")
+    initial: dict[str, Any] = {"once": once_token()}
+    for game in games:
+        if ticked in (game.viewer_token, game.editor_token):
+            initial["games"] = [game.link_token]
+            if game.value_per_point is not None:
+                initial["stake"] = game.value_per_point
+    form = EveningForm(initial=initial, games=games)
+    return render(request, "scorepad/evening_new.html", {"form": form})
+
+
+def _start(request: HttpRequest, form: EveningForm) -> Evening:
+    """The new evening; the same form sent again (a replay) leads to the evening it made."""
+    data = form.cleaned_data
+    once = data["once"]
+    earlier = EveningEvent.objects.filter(form_token=once, kind="started").first()
+    if earlier is not None:
+        evening = earlier.evening
+    else:
+        try:
+            with transaction.atomic():
+                evening = Evening.objects.create(name=data["name"], stake=data["stake"])
+                for position, token in enumerate(data["games"], start=1):
+                    game = form.known[token]
+                    EveningGame.objects.create(
+                        evening=evening,
+                        game=game,
+                        stake=_default_stake(game, evening),
+                        position=position,
+                    )
+                EveningEvent.objects.create(
+                    evening=evening,
+                    kind="started",
+                    actor="creator",
+                    device=device(request),
+                    form_token=once,
+                    details={"games": [form.known[t].pk for t in data["games"]]},
+                )
+        except IntegrityError:
+            earlier = EveningEvent.objects.filter(form_token=once, kind="started").first()
+            if earlier is None:
+                raise
+            evening = earlier.evening
+    remember_created_evening(request, evening)
+    return evening
+
+
+def _write(
+    request: HttpRequest, access: EveningAccess, change, done: str, *, keep: bool = False
+) -> HttpResponse:
+    """A write of the evening page: ``change(version=, once=, actor=)``, then the page.
+    On a stale version the fresh page comes back (409); with ``keep`` its add form keeps
+    what was entered, on the fresh version."""
+    version = small_int(request.POST.get("version", ""))
+    if version is None:
+        messages.error(request, _("The form was incomplete; nothing was changed."))
+        return redirect(evening_url(access.token))
+    once = request.POST.get("once", "")[:64] or None
+    try:
+        change(version=version, once=once, actor=_actor(request, access))
+    except AlreadyDone:
+        messages.info(request, _("That was already done; it happened once."))
+    except EveningClosed:
+        messages.error(request, _closed_message())
+    except StaleVersion:
+        fresh = resolve_evening(request, access.token)
+        add_form = None
+        if keep:
+            add_form = AddGameForm(
+                initial={
+                    "game": request.POST.get("game", ""),
+                    "stake": request.POST.get("stake", ""),
+                    "version": fresh.evening.version,
+                    "once": once_token(),
+                }
+            )
+        return render_evening(request, fresh, add_form=add_form, notice=_stale_notice(), status=409)
+    else:
+        messages.success(request, done)
+    return redirect(evening_url(access.token))
+
+
+@require_POST
+@evening_view(editor=True)
+def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    evening = access.evening
+    form = AddGameForm(request.POST)
+    if not form.is_valid():
+        if _replayed(request):
+            messages.info(request, _("That was already done; it happened once."))
+            return redirect(evening_url(access.token))
+        if "version" in form.errors or "once" in form.errors:
+            messages.error(request, _("The form was incomplete; nothing was changed."))
+            return redirect(evening_url(access.token))
+        return render_evening(request, access, add_form=form)
+    game = form.cleaned_data["game"]
+    data = form.cleaned_data
+
+    def change(**kwargs):
+        return evening.add_game(game, data["stake"], **kwargs)
+
+    if evening.games.filter(game=game).exists() and not _replayed(request):
+        messages.info(request, _("That game is in the evening already."))
+        return redirect(evening_url(access.token))
+    return _write(request, access, change, _("The game was added to the evening."), keep=True)
+
+
+def _replayed(request: HttpRequest) -> bool:
+    once = request.POST.get("once", "")[:64]
+    return bool(once) and EveningEvent.objects.filter(form_token=once).exists()
+
+
+@require_POST
+@evening_view(editor=True)
+def evening_remove(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    evening = access.evening
+    game_id = small_int(request.POST.get("game", ""))
+
+    def change(**kwargs):
+        return evening.remove_game(game_id or 0, **kwargs)
+
+    if not any(e.game_id == game_id for e in evening.games.all()) and not _replayed(request):
+        messages.info(request, _("That game is not in the evening."))
+        return redirect(evening_url(access.token))
+    return _write(request, access, change, _("The game was taken out of the evening."))
+
+
+@require_POST
+@evening_view(editor=True)
+def evening_carry(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    evening = access.evening
+    page = build_evening(evening)
+    made: list[Evening] = []
+    if page.in_progress and not evening.is_closed and not _replayed(request):
+        messages.error(
+            request, _("End the games in progress first: only final totals are carried.")
+        )
+        return redirect(evening_url(access.token))
+
+    def change(**kwargs):
+        made.append(evening.carry(page.carry, **kwargs))
+
+    response = _write(
+        request, access, change, _("The balances were carried: the next evening starts here.")
+    )
+    if made:
+        remember_created_evening(request, made[0])
+        return redirect(evening_url(made[0].editor_token))
+    return response
+
+
+@require_GET
+@game_view(full=False)
+def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
+    """A game's evenings: the ones it is in, the ones to add it to, a new one with it."""
+    game = access.game
+    mine = []
+    open_ones = []
+    in_it = set(EveningGame.objects.filter(game=game).values_list("evening_id", flat=True))
+    for evening in known_evenings(request):
+        if evening.pk in in_it:
+            mine.append(evening)
+        elif evening.can_edit and not evening.is_closed:
+            open_ones.append(evening)
+    stake = game.value_per_point
+    for evening in open_ones:
+        evening.add_form = AddGameForm(
+            auto_id=f"id_%s_{evening.pk}",
+            initial={
+                "game": access.token,
+                "stake": stake if stake is not None else evening.stake,
+                "version": evening.version,
+                "once": once_token(),
+            },
+        )
+    return render(
+        request,
+        "scorepad/game_evenings.html",
+        {
+            "access": access,
+            "game": game,
+            "token": access.token,
+            "variant_name": NAMES[game.variant_id],
+            "mine": mine,
+            "open_ones": open_ones,
+        },
+    )
+
+
+@require_POST
+@evening_view(editor=True)
+def evening_link(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    """Replace the evening's viewer or editor link (a closed evening's too: a link that
+    went too far must stop working whatever the evening's state)."""
+    evening = access.evening
+    which = request.POST.get("link")
+    if which not in ("viewer", "editor"):
+        messages.error(request, _("Choose which link to replace."))
+        return redirect(evening_url(access.token))
+    version = small_int(request.POST.get("version", ""))
+    if version is None:
+        messages.error(request, _("The form was incomplete; nothing was changed."))
+        return redirect(evening_url(access.token))
+    old = getattr(evening, f"{which}_token")
+    try:
+        evening.replace_link(
+            which,
+            version=version,
+            once=request.POST.get("once", "")[:64] or None,
+            actor=_actor(request, access),
+        )
+    except AlreadyDone:
+        messages.info(request, _("That was already done; it happened once."))
+    except StaleVersion:
+        fresh = resolve_evening(request, access.token)
+        return render_evening(request, fresh, notice=_stale_notice(), status=409)
+    else:
+        messages.success(
+            request,
+            _("The old viewer link no longer works; share the new one.")
+            if which == "viewer"
+            else _("The old editor link no longer works; share the new one."),
+        )
+    token = access.token
+    if token == old:
+        token = getattr(evening, f"{which}_token")
+    return redirect(evening_url(token))

@@ -1,0 +1,179 @@
+"""A player's page: OpenSkill rating, record, streaks and head-to-head per variant, computed
+on read from the stored deals, so a corrected deal changes them at once."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+from scorepad.models import DealScore, Player
+from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic, seats
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db
+
+
+def finish(game):
+    game.refresh_from_db()
+    game.end(version=game.version, once=f"end-{game.pk:020d}", actor=ACTOR)
+
+
+def play(names, winners, players=None):
+    """A finished classic game of these players, one deal per winner (seat positions)."""
+    game = GameFactory(players=names)
+    if players:
+        for position, player in enumerate(players):
+            game.seats.filter(position=position).update(player=player)
+    for winner in winners:
+        record_classic(game, winner)
+    finish(game)
+    return game
+
+
+@pytest.fixture
+def table(client):
+    """Anna wins twice against Ben and Cleo, Ben wins once; the phone knows all three."""
+    first = play(["Anna", "Ben", "Cleo"], [0, 0, 1])
+    people = [s.player for s in seats(first)]
+    second = play(["A", "B", "C"], [0], players=people)
+    third = play(["A", "B", "C"], [1, 1], players=people)
+    for game in (first, second, third):
+        own(client, game)
+    return people, [first, second, third]
+
+
+def page(client, player, lang="en"):
+    with translation.override(lang):
+        path = reverse("player", kwargs={"pk": player.pk})
+    return client.get(path)
+
+
+def stats(body):
+    return dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", body))
+
+
+def head_to_head(body):
+    part = body[body.index("Head-to-head</h3>") :].split("</table>")[0]
+    rows = re.findall(
+        r'<tr><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>',
+        part,
+    )
+    return {name: tuple(int(n) for n in counts) for name, *counts in rows}
+
+
+def rating(body):
+    return float(stats(body)["Rating"].split(" ± ")[0])
+
+
+def test_the_players_list_links_each_player_s_page(client, table):
+    people, _games = table
+    body = client.get(reverse("player-list")).content.decode()
+    for player in people:
+        assert f'href="{reverse("player", kwargs={"pk": player.pk})}"' in body
+
+
+def test_the_page_shows_rating_record_streaks_and_head_to_head(client, table):
+    (anna, ben, cleo), _games = table
+    body = page(client, anna).content.decode()
+    values = stats(body)
+    assert values["Games"] == "3"
+    assert values["Wins"] == "2 of 3 finished games"
+    assert values["Win rate"] == "67%"
+    assert values["Deals"] == "6"
+    assert values["Longest winning streak"] == "2 games"
+    assert values["Current streak"] == "1 game without a win"
+    assert values["Rank"] == "1 of 3 rated players"
+    assert re.fullmatch(r"\d+\.\d ± \d+\.\d", values["Rating"])
+    assert head_to_head(body) == {"Ben": (3, 2, 1, 0), "Cleo": (3, 2, 0, 1)}  # game 3: level
+    assert "Only finished games count for the rating" in body
+    assert "<svg" in body and "<polygon" in body and "<polyline" in body
+    assert rating(body) > rating(page(client, cleo).content.decode())
+
+
+def test_a_corrected_deal_changes_the_ratings_and_the_head_to_head(client, table):
+    (anna, ben, _cleo), (first, _second, _third) = table
+    before_anna = rating(page(client, anna).content.decode())
+    before_ben = rating(page(client, ben).content.decode())
+    # Correct the first game: Ben went out in each of its deals.
+    for number in (1, 2):
+        first.refresh_from_db()
+        data = classic_form_data(first, 1, once=f"fix-{number}")
+        path = reverse("deal-edit", kwargs={"token": first.editor_token, "number": number})
+        assert client.post(path, data).status_code == 302
+    body = page(client, anna).content.decode()
+    assert head_to_head(body)["Ben"] == (3, 1, 2, 0)
+    assert stats(body)["Wins"] == "1 of 3 finished games"
+    assert rating(body) < before_anna
+    assert rating(page(client, ben).content.decode()) > before_ben
+
+
+def test_a_flagged_deal_counts_for_nothing_on_the_player_page(client, table):
+    (anna, _ben, _cleo), (first, _second, _third) = table
+    DealScore.objects.filter(deal__game=first, deal__number=1, seat__position=0).update(points=500)
+    values = stats(page(client, anna).content.decode())
+    assert values["Deals"] == "5"
+    assert values["Best deal"] == "+22"
+
+
+def test_a_game_in_progress_counts_its_deals_but_not_for_the_rating(client):
+    game = GameFactory(players=["Anna", "Ben"])
+    record_classic(game, 0)
+    own(client, game)
+    anna = game.seats.get(position=0).player
+    values = stats(page(client, anna).content.decode())
+    assert values["Rating"] == "—" and values["Wins"] == "no game finished yet"
+    assert values["Deals"] == "1" and values["Best deal"] == "+11"
+
+
+def test_a_player_this_phone_does_not_know_is_not_found(client, table):
+    stranger = GameFactory(players=["Secret", "Agent"]).seats.first().player
+    assert page(client, stranger).status_code == 404
+    assert client.get("/en/players/999999/").status_code == 404
+
+
+def test_the_page_speaks_the_page_language(client, table):
+    (anna, _ben, _cleo), _games = table
+    body = page(client, anna, "de").content.decode()
+    assert 'lang="de"' in body
+    assert "Kopf-an-Kopf" in body and "Siegquote" in body
+    assert "67 %" in body
+
+
+def test_the_page_takes_the_same_number_of_queries_whatever_the_number_of_games(client, table):
+    (anna, ben, cleo), _games = table
+
+    def count():
+        with CaptureQueriesContext(connection) as queries:
+            assert page(client, anna).status_code == 200
+        return len(queries)
+
+    few = count()
+    for _ in range(3):
+        own(client, play(["A", "B", "C"], [2, 0], players=[anna, ben, cleo]))
+    dan = Player.objects.create(name="Dan")
+    own(client, play(["A", "B"], [1], players=[anna, dan]))
+    assert count() == few
+
+
+def test_a_player_who_joined_late_counts_the_deals_played_and_the_starting_total(client):
+    from tests.factories import record_penalty
+
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 0, {1: 20, 2: 35})
+    game.refresh_from_db()
+    game.join("Dana", 50, version=game.version, once="dana-joins-0123456789", actor=ACTOR)
+    record_penalty(game, 1, {0: 10, 2: 15, 3: 5})
+    finish(game)
+    own(client, game)
+    dana = Player.objects.get(name="Dana")
+    values = stats(page(client, dana).content.decode())
+    assert values["Deals"] == "1" and values["Best deal"] == "5"
+    # Dana 55, Anna 10, Ben 20, Cleo 50: last place, behind everyone.
+    assert head_to_head(page(client, dana).content.decode()) == {
+        "Anna": (1, 0, 1, 0),
+        "Ben": (1, 0, 1, 0),
+        "Cleo": (1, 0, 1, 0),
+    }
