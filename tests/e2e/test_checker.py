@@ -154,10 +154,10 @@ def test_changing_the_game_and_deal_updates_the_answer_in_place(page):
     hand_cards = "4S 5S 6S 7S 9H 10H JH QH 2C 3C AH KD 5D"
     page.goto(page.base + "/en/check/?variant=classic&cards=" + hand_cards.replace(" ", "+"))
     expect(page.locator(".check-brief")).to_contain_text("2 more cards")  # guidance, no error
-    page.locator(".check-game summary").click()
+    page.locator("#check-settings .check-game summary").click()
     page.locator("label.chip", has_text="Contract, Nordic").click()
     expect(page.locator(".check-game-name")).to_have_text("Contract, Nordic")
-    expect(page.locator(".check-game")).to_have_attribute("open", "")
+    expect(page.locator("#check-settings .check-game")).to_have_attribute("open", "")
     page.locator(".check-deals label.chip", has_text="3").click()
     expect(page.locator(".check-brief")).to_have_text("Contract laid · penalty 15")
     query = parse_qs(urlsplit(page.url).query)
@@ -224,7 +224,7 @@ def test_the_checker_has_no_axe_violations(browser, live_server, scheme, path):
     try:
         page = context.new_page()
         page.goto(live_server.url + path)
-        page.locator(".check-game summary").click()  # the settings open, too
+        page.locator("#check-settings .check-game summary").click()  # the settings open, too
         page.add_script_tag(path=str(AXE))
         violations = page.evaluate(
             "async () => (await axe.run(document, {resultTypes: ['violations']}))"
