@@ -85,7 +85,10 @@ def game_checker_url(game, next_deal=None, token: str = "") -> str:
         total = game.total_deals
         deal = min(next_deal.number, total) if next_deal is not None else total
     elif game.variant.id == "classic":
-        players = len(game.seats.all())
+        # who plays now (one who left is not at the table); none when the count is no table
+        active = sum(1 for seat in game.seats.all() if seat.active)
+        if game.variant.min_players <= active <= game.variant.max_players:
+            players = active
     back = reverse("game", kwargs={"token": token}) if token else ""
     return checker_url(
         game.variant_id,

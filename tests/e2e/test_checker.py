@@ -154,10 +154,10 @@ def test_changing_the_game_and_deal_updates_the_answer_in_place(page):
     hand_cards = "4S 5S 6S 7S 9H 10H JH QH 2C 3C AH KD 5D"
     page.goto(page.base + "/en/check/?variant=classic&cards=" + hand_cards.replace(" ", "+"))
     expect(page.locator(".check-brief")).to_contain_text("2 more cards")  # guidance, no error
-    page.locator(".check-game summary").click()
+    page.locator("#check-settings .check-game summary").click()
     page.locator("label.chip", has_text="Contract, Nordic").click()
     expect(page.locator(".check-game-name")).to_have_text("Contract, Nordic")
-    expect(page.locator(".check-game")).to_have_attribute("open", "")
+    expect(page.locator("#check-settings .check-game")).to_have_attribute("open", "")
     page.locator(".check-deals label.chip", has_text="3").click()
     expect(page.locator(".check-brief")).to_have_text("Contract laid · penalty 15")
     query = parse_qs(urlsplit(page.url).query)
@@ -207,6 +207,10 @@ AXE_PAGES = [
     "/en/check/?variant=classic&cards=" + "+".join(RULES_EXAMPLE[:-1]),  # waits
     "/de/check/?variant=contract-nordic&deal=3&cards=4S+5S+6S+7S+9H+10H+JH+QH+2C+3C+AH+KD+5D",
     "/en/check/?variant=romme&cards=AH+2H+3H+4H+5H+KS+KH+KD+9C+9D+JK+10S+7C+8C+4D",
+    # outs with seen cards, a table of six, the way back to a game
+    "/pl/check/?variant=classic&players=6&cards="
+    + "+".join(RULES_EXAMPLE[:-1])
+    + "&seen=2S+JK&to=seen&back=/pl/games/abcdefghijklmnopqrstuvwxyz/",
 ]
 
 
@@ -220,7 +224,7 @@ def test_the_checker_has_no_axe_violations(browser, live_server, scheme, path):
     try:
         page = context.new_page()
         page.goto(live_server.url + path)
-        page.locator(".check-game summary").click()  # the settings open, too
+        page.locator("#check-settings .check-game summary").click()  # the settings open, too
         page.add_script_tag(path=str(AXE))
         violations = page.evaluate(
             "async () => (await axe.run(document, {resultTypes: ['violations']}))"
@@ -229,3 +233,65 @@ def test_the_checker_has_no_axe_violations(browser, live_server, scheme, path):
     finally:
         context.close()
     assert violations == [], json.dumps(violations, indent=1)
+
+
+def test_seen_cards_tapped_on_the_grid_take_copies_off_the_waits(page):
+    page.goto(page.base + "/en/check/?variant=classic&cards=" + "+".join(RULES_EXAMPLE[:-1]))
+    left = page.locator(".check-waits .check-left")
+    expect(left).to_have_count(5)
+    expect(left.first).to_have_text("2 left")
+    expect(page.locator(".check-outs")).to_have_text("10 cards left in all that complete it")
+    page.locator(".check-seen summary").click()  # folded away until it is used
+    page.get_by_label("the seen cards").check()
+    tap(page, ["2S", "JK"])
+    expect(page.locator("#check-seen .check-card")).to_have_count(2)
+    expect(hand(page)).to_have_count(15)  # the hand is as it was
+    expect(left.first).to_have_text("1 left")
+    expect(page.locator(".check-outs")).to_have_text("8 cards left in all that complete it")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["seen"] == ["2S JK"] and query["to"] == ["seen"]
+    # back to the hand: the next tap goes there
+    page.get_by_label("the hand", exact=True).check()
+    key(page, "JK").click()
+    expect(page.locator(".check-brief")).to_contain_text("Goes out")
+    assert fits_the_phone(page)
+    screenshot(page, "checker-outs")
+
+
+def test_the_way_back_and_the_copy_button_survive_the_taps(browser, live_server):
+    context = browser.new_context(viewport=PHONE, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        back = "/en/games/abcdefghijklmnopqrstuvwxyz/"
+        page.goto(live_server.url + "/en/check/?back=" + back)
+        tap(page, ["QH", "KH"])
+        expect(hand(page)).to_have_count(2)
+        expect(page.get_by_role("link", name="← Back to the sheet")).to_have_attribute("href", back)
+        assert parse_qs(urlsplit(page.url).query)["back"] == [back]
+        copy = page.get_by_role("button", name="Copy the link")
+        expect(copy).to_be_visible()  # bound by share.js after the htmx swap
+        copy.click()
+        expect(page.locator(".check-links + .share-actions .copy-done")).to_have_text(
+            "Link copied."
+        )
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == live_server.url + "/en/check/?variant=classic&cards=QH+KH"
+    finally:
+        context.close()
+
+
+def test_seen_cards_without_javascript(browser, live_server):
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/en/check/?cards=" + "+".join(RULES_EXAMPLE[:-1]))
+        page.locator(".check-seen summary").click()
+        page.get_by_label("the seen cards").check()
+        key(page, "2D").click()
+        expect(page.locator("#check-seen .check-card")).to_have_count(1)
+        expect(page.locator(".check-waits .check-left").nth(2)).to_have_text("1 left")
+        page.locator('#check-seen button[name="unsee"][value="2D"]').click()
+        expect(page.locator("#check-seen .check-card")).to_have_count(0)
+        expect(page.locator(".share-actions")).to_be_hidden()
+    finally:
+        context.close()

@@ -156,3 +156,10 @@ def test_seen_cards_beyond_the_decks_get_400(client):
     response = post(client, payload)
     assert response.status_code == 400
     assert "hold 3 × JK, but the decks hold only 2" in response.json()["error"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_api_page_describes_seen_players_and_outs(client, lang):
+    html = client.get(f"/{lang}/api/").content.decode()
+    for field in ("<code>seen</code>", "<code>players</code>", "<code>outs</code>"):
+        assert field in html

@@ -144,6 +144,15 @@ def test_link_to_this_hand_never_carries_the_way_back(client):
     assert query(link) == {"variant": "classic", "cards": "QH", "seen": "KH"}
 
 
+def test_the_players_of_the_link_are_those_still_at_the_table():
+    game = GameFactory(variant_id="classic", players=7)
+    game.seats.filter(position__in=[0, 1]).update(active=False)
+    with translation.override("en"):
+        assert query(game_link(game))["players"] == "5"
+        game.seats.filter(position__gt=1).exclude(position=6).update(active=False)
+        assert "players" not in query(game_link(game))  # one player is no table
+
+
 def test_a_contract_game_links_without_players():
     game = GameFactory(variant_id="contract-nordic", players=4)
     with translation.override("en"):
