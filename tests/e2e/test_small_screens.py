@@ -187,6 +187,8 @@ def test_a_live_update_leaves_a_wide_sheet_where_it_was_scrolled(page):
     game = GameFactory(variant_id="classic", players=TWELVE)
     for deal in range(12):
         record_classic(game, (deal * 5) % 12, jokers=1)
+    # Twelve players fit 390 px; on a 320 px phone their sheet scrolls sideways.
+    page.set_viewport_size({"width": 320, "height": 640})
     page.goto(f"{page.base}/en/games/{game.viewer_token}/")
     expect(page.locator(".sheet tbody tr")).to_have_count(12)
     at = scroll_sheet(page, 10_000, 10_000)
@@ -200,3 +202,16 @@ def test_a_live_update_leaves_a_wide_sheet_where_it_was_scrolled(page):
     expect(page.locator(".sheet tbody tr")).to_have_count(13)
     kept = page.evaluate("document.querySelector('.sheet-scroll').scrollLeft")
     assert kept == moved[0]
+
+
+def test_twelve_players_with_three_figure_scores_fit_a_390_px_phone(page):
+    game = GameFactory(variant_id="classic", players=TWELVE)
+    for deal in range(16):
+        record_classic(game, (deal * 5) % 12, jokers=deal % 2)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    assert "+121" in page.locator(".sheet tbody").inner_text()
+    g = scroll_sheet(page, 0, 0)
+    assert g["scrollWidth"] <= g["clientWidth"], "the twelve columns do not fit"
+    assert all(t["right"] <= g["view"]["right"] + 0.5 for t in g["totals"])
+    assert g["cue"] < 0.1
+    fits(page)
