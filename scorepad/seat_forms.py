@@ -8,14 +8,15 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .forms import clean_name, small_int
+from .forms import OwnMessages, clean_name, small_int
 from .models import NAME_MAX, Game, Seat
 
 START_ZERO, START_WORST, START_AVERAGE, START_NUMBER = "zero", "worst", "average", "number"
 
 
-class ChangeForm(forms.Form):
-    """What every change of this page carries: the version and the one-time token."""
+class ChangeForm(OwnMessages):
+    """What every change of this page carries: the version and the one-time token. Its
+    errors are listed at the top of the page, each linked to its control (OwnMessages)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     once = forms.CharField(widget=forms.HiddenInput, max_length=64)
@@ -105,6 +106,12 @@ class JoinForm(ChangeForm):
 class RenameForm(ChangeForm):
     position = forms.IntegerField(widget=forms.HiddenInput)
     name = forms.CharField(label=_("New name"), max_length=200, required=False)
+
+    def control_id(self, name: str) -> str:
+        """The name box of the seat renamed (templates/scorepad/seats.html numbers them)."""
+        if name == "name":
+            return f"rename-{self.data.get('position', '')}"
+        return super().control_id(name)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -210,3 +210,13 @@ def test_an_export_of_a_table_that_changed_imports_as_it_was(phone, romme):
     for key in ("players", "starts", "left", "target_score", "totals", "deals"):
         assert again[key] == document[key], key
     assert document["deals"][0]["players"] == [0, 1, 2]
+
+
+def test_an_error_is_listed_at_the_top_linked_to_its_control_and_said_beside_it(phone, romme):
+    page = change(phone, romme, "join", name="").content.decode()
+    summary = re.search(r'<div class="errorlist error-summary".*?</div>', page, re.S).group(0)
+    assert '<a href="#id_name">Enter a name.</a>' in summary
+    assert page.index("error-summary") < page.index('id="join-title"')
+    page = change(phone, romme, "rename", position=1, name="Anna").content.decode()
+    assert '<a href="#rename-1">Anna is already at this table.</a>' in page
+    assert 'id="rename-1-error"' in page
