@@ -83,3 +83,25 @@ def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_s
     expect(b.locator("#game .messages")).to_contain_text("Deal 3 brought back.")
     assert scores(game)[2] == {0: 40, 1: 0, 2: 5}
     expect(a.locator("#sheet tbody tr")).to_have_count(3)
+
+
+def test_the_same_deal_corrects_it_with_this_phones_entry(browser, live_server):
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 2, {0: 10, 1: 15})
+    a, c = (phone(browser, live_server, game) for _ in range(2))
+    for p in (a, c):
+        p.locator("#sheet .actions a.button.big").click()
+        expect(p.locator("#panel-title")).to_have_text("Record deal 2")
+    a.locator(".deal-form label.chip", has_text="Anna").click()
+    a.locator("#id_points_1").fill("5")
+    a.locator("#id_points_2").fill("5")
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
+    c.locator(".deal-form label.chip", has_text="Anna").click()
+    c.locator("#id_points_1").fill("5")
+    c.locator("#id_points_2").fill("50")  # the right count, typed on the second phone
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
+    c.get_by_role("button", name="The same deal: correct deal 2 with mine").click()
+    expect(c.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
+    assert scores(game) == [{0: 10, 1: 15, 2: 0}, {0: 0, 1: 5, 2: 50}]
