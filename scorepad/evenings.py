@@ -28,7 +28,7 @@ from rules.engine.scoring import ScoreError, Standing
 from rules.facts import NAMES
 
 from .access import editor_link_shown, private_to_editors, seen_tokens
-from .forms import MoneyField
+from .forms import MoneyField, OwnMessages
 from .models import NAME_MAX, Evening, EveningGame, Game, Seat
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
@@ -128,7 +128,7 @@ def known_evenings(request: HttpRequest) -> list[Evening]:
 # --- forms ----------------------------------------------------------------------------------
 
 
-class EveningForm(forms.Form):
+class EveningForm(OwnMessages):
     """Start an evening: a name, the money a point is worth, the games it begins with."""
 
     name = forms.CharField(label=_("Name of the evening (optional)"), required=False)
@@ -159,7 +159,7 @@ class EveningForm(forms.Form):
         return name
 
 
-class AddGameForm(forms.Form):
+class AddGameForm(OwnMessages):
     """Add a game to an evening; ``game`` is a link of the game (viewer or editor)."""
 
     game = forms.CharField(max_length=64, error_messages={"required": _("Choose a game.")})

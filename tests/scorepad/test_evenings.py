@@ -490,3 +490,16 @@ def test_replacing_no_known_link_changes_nothing(phone, two_games, link):
     response = phone.post(url("evening-link", evening.editor_token), data, follow=True)
     assert "Choose which link to replace." in response.content.decode()
     assert Evening.objects.get().editor_token == evening.editor_token
+
+
+def test_a_refused_form_lists_its_errors_at_the_top_linked_to_the_controls(phone, two_games):
+    page = start(phone, two_games, stake="abc").content.decode()
+    summary = re.search(r'<div class="errorlist error-summary".*?</div>', page, re.S).group(0)
+    assert 'href="#id_stake"' in summary
+    start(phone, two_games[:1])
+    evening = Evening.objects.get()
+    page = phone.get(url("evening", evening.editor_token)).content.decode()
+    data = {"version": hidden(page, "version"), "once": hidden(page, "once"), "game": ""}
+    data["stake"] = "0.10"
+    page = phone.post(url("evening-add", evening.editor_token), data).content.decode()
+    assert page.index("error-summary") < page.index("Started on")  # at the top, not the foot
