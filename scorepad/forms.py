@@ -49,6 +49,16 @@ from rules.pages.words import on_off, option_words, payment_label
 from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
 
 
+def form_data(initial: dict[str, Any]) -> dict[str, str]:
+    """Field values as a browser would post them (checked boxes "on", unchecked left out)."""
+    data = {}
+    for key, value in initial.items():
+        if value is None or value is False:
+            continue
+        data[key] = "on" if value is True else str(value)
+    return data
+
+
 def once_token() -> str:
     return secrets.token_urlsafe(16)
 
@@ -611,11 +621,7 @@ class DealForm(OwnMessages):
     def fill_result(self) -> None:
         """The result of the form's initial values (a deal opened to be corrected), so the
         preview shows it at once: the values are checked as if they had been posted."""
-        data: dict[str, Any] = {}
-        for name, value in self.initial.items():
-            if value is None or value is False or name not in self.fields:
-                continue
-            data[name] = "on" if value is True else str(value)
+        data = form_data({k: v for k, v in self.initial.items() if k in self.fields})
         twin = type(self)(data, game=self.game, seats=self.seats, deal=self.deal_number)
         if twin.is_valid():
             self.result = twin.result

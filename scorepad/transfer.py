@@ -26,6 +26,7 @@ from .forms import (
     SeatList,
     clean_name,
     deal_form_class,
+    form_data,
     has_unstorable_text,
     option_field_name,
 )
@@ -144,16 +145,6 @@ def export_csv(sheet: Sheet) -> str:
         writer.writerow(line + ["" if c.points is None else c.points for c in row.cells])
     writer.writerow([_("total"), "", ""] + ([""] if contract else []) + sheet.totals)
     return out.getvalue()
-
-
-def form_data(initial: dict[str, Any]) -> dict[str, str]:
-    """Field values as a browser would post them (checked boxes "on", unchecked left out)."""
-    data = {}
-    for key, value in initial.items():
-        if value is None or value is False:
-            continue
-        data[key] = "on" if value is True else str(value)
-    return data
 
 
 CENT = Decimal("0.01")

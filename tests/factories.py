@@ -9,9 +9,8 @@ import factory
 from factory.django import DjangoModelFactory
 
 from rules.engine.variants import get_variant
-from scorepad.forms import ClassicDealForm, PenaltyDealForm, once_token
+from scorepad.forms import ClassicDealForm, PenaltyDealForm, form_data, once_token
 from scorepad.models import Actor, Game, Player, Seat
-from scorepad.transfer import form_data
 
 ACTOR = Actor("creator", "test01")
 

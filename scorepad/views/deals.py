@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import conflicts
 from ..access import Access, actor, game_view, resolve
-from ..forms import DealForm, deal_form_class, once_token, small_int
+from ..forms import DealForm, deal_form_class, form_data, once_token, small_int
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
 from ..sheet import players_of_deals
 from .common import game_url, render_game, to_sheet
@@ -401,10 +401,8 @@ def _restored_result(access: Access, event: GameEvent) -> DealForm:
     initial = deal_form_class(access.game).initial_from(taken)
     played = {int(pos) for pos in before.get("scores") or {}}
     seats = [s for s in access.game.seats.all() if s.position in played] or None
-    at = event.deal_number
-    values = conflicts.form_values(_deal_form(access, initial=initial, seats=seats, number=at))
-    data = conflicts.as_data(values, version="0", once="restore")
-    form = _deal_form(access, data, seats=seats, number=at)
+    data = form_data({**initial, "version": 0, "once": "restore"})
+    form = _deal_form(access, data, seats=seats, number=event.deal_number)
     form.is_valid()
     return form
 
