@@ -319,28 +319,7 @@ def _read_back(text: str) -> str:
 
 def _read_seen(state: CheckState, text: str, lang: str) -> None:
     """The seen cards in the link: as the hand, each within the decks beside the hand's."""
-    bad: list[str] = []
-    refused: set[Card] = set()
-    for token in tokens(text):
-        try:
-            card = _parse_token(token, lang)
-        except CardError:
-            bad.append(token)
-            continue
-        if len(state.seen) >= MAX_SEEN:
-            break
-        ok, limit = _copies_left(state, card)
-        if ok:
-            state.seen.append(card)
-        elif card not in refused:
-            refused.add(card)
-            _refuse_copy(state, card, limit, lang, "seen")
-    for token in bad[:3]:
-        state.error(
-            gettext("“%(token)s” in the link is not a card and was left out.")
-            % {"token": token[:30]},
-            "seen",
-        )
+    _read_cards(state, text, lang, state.seen, MAX_SEEN, "seen")
 
 
 def _read_first_turn(state: CheckState, text: str) -> None:
@@ -356,6 +335,15 @@ def _read_first_turn(state: CheckState, text: str) -> None:
 
 def _read_hand(state: CheckState, text: str, lang: str) -> None:
     """The hand in the link: canonical tokens (local letters are read too); bad ones named."""
+    _read_cards(state, text, lang, state.cards, MAX_CARDS, "hand")
+
+
+def _read_cards(
+    state: CheckState, text: str, lang: str, into: list[Card], most: int, where: str
+) -> None:
+    """Cards of the link into ``into`` (the hand or the seen cards), at most ``most`` and
+    each within the decks; a bad token, a copy too many and (for the hand) too many cards
+    are said where they were entered."""
     bad: list[str] = []
     refused: set[Card] = set()
     for token in tokens(text):
@@ -364,19 +352,21 @@ def _read_hand(state: CheckState, text: str, lang: str) -> None:
         except CardError:
             bad.append(token)
             continue
-        if len(state.cards) >= MAX_CARDS:
-            state.error(gettext("A hand holds at most %(n)s cards here.") % {"n": MAX_CARDS})
+        if len(into) >= most:
+            if where == "hand":
+                state.error(gettext("A hand holds at most %(n)s cards here.") % {"n": most})
             break
         ok, limit = _copies_left(state, card)
         if ok:
-            state.cards.append(card)
+            into.append(card)
         elif card not in refused:
             refused.add(card)
-            _refuse_copy(state, card, limit, lang, "hand")
+            _refuse_copy(state, card, limit, lang, where)
     for token in bad[:3]:
         state.error(
             gettext("“%(token)s” in the link is not a card and was left out.")
-            % {"token": token[:30]}
+            % {"token": token[:30]},
+            where,
         )
 
 
