@@ -179,9 +179,11 @@ print("BENCH-SETUP " + json.dumps({
 """
 
 
-def make_game(env: dict[str, str], players: int = 6, deals: int = 20) -> dict:
+def run_setup(env: dict[str, str], code: str, marker: str, *args: str) -> dict:
+    """Run ``code`` in a Python of the bench's environment; the JSON it prints after
+    ``marker`` (what it made: links, tokens)."""
     result = subprocess.run(
-        [sys.executable, "-c", SETUP_CODE, str(players), str(deals)],
+        [sys.executable, "-c", code, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -189,9 +191,13 @@ def make_game(env: dict[str, str], players: int = 6, deals: int = 20) -> dict:
         timeout=300,
     )
     for line in result.stdout.splitlines():
-        if line.startswith("BENCH-SETUP "):
-            return json.loads(line.removeprefix("BENCH-SETUP "))
-    raise RuntimeError(f"creating the game failed:\n{result.stdout}{result.stderr}")
+        if line.startswith(marker + " "):
+            return json.loads(line.removeprefix(marker + " "))
+    raise RuntimeError(f"the set-up failed:\n{result.stdout}{result.stderr}")
+
+
+def make_game(env: dict[str, str], players: int = 6, deals: int = 20) -> dict:
+    return run_setup(env, SETUP_CODE, "BENCH-SETUP", str(players), str(deals))
 
 
 def free_port() -> int:

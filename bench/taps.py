@@ -24,9 +24,7 @@ file into the other tree's bench/) to compare them.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,18 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402 (bench/load.py: environment, setup and gunicorn helpers)
 
 ROOT = load.ROOT
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-PHONE = {"width": 390, "height": 844}
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
+# The phone and the browser of the e2e tests.
+sys.path.insert(0, str(ROOT))
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
+
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
 WINNERS_HAND = "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"
 NORDIC_POINTS = {"Ben": "35", "Cleo": "120", "Dan": "15"}
@@ -172,18 +162,7 @@ SCENARIOS = [
 
 
 def make_games(env: dict[str, str]) -> dict[str, str]:
-    result = subprocess.run(
-        [sys.executable, "-c", SETUP_CODE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    for line in result.stdout.splitlines():
-        if line.startswith("TAPS-SETUP "):
-            return json.loads(line.removeprefix("TAPS-SETUP "))
-    raise RuntimeError(f"creating the games failed:\n{result.stdout}{result.stderr}")
+    return load.run_setup(env, SETUP_CODE, "TAPS-SETUP")
 
 
 def commit() -> str:
