@@ -27,6 +27,20 @@ def scores(game: Game) -> list[dict[int, int]]:
     ]
 
 
+def both_open_deal_2(a, c) -> None:
+    for p in (a, c):
+        p.locator("#sheet .actions a.button.big").click()
+        expect(p.locator("#panel-title")).to_have_text("Record deal 2")
+
+
+def enter(p, went_out: str, points: dict[int, str]) -> None:
+    """Who went out and the others' points, then Save."""
+    p.locator(".deal-form label.chip", has_text=went_out).click()
+    for pos, value in points.items():
+        p.locator(f"#id_points_{pos}").fill(value)
+    p.locator(".deal-form").get_by_role("button", name="Save").click()
+
+
 def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_server):
     game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
     record_penalty(game, 2, {0: 10, 1: 15})  # deal 1: Cleo went out
@@ -55,18 +69,10 @@ def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_s
     expect(b.locator("#sheet tfoot")).to_contain_text("25")
 
     # A and C both record deal 2.
-    for p in (a, c):
-        p.locator("#sheet .actions a.button.big").click()
-        expect(p.locator("#panel-title")).to_have_text("Record deal 2")
-    a.locator(".deal-form label.chip", has_text="Anna").click()
-    a.locator("#id_points_1").fill("5")
-    a.locator("#id_points_2").fill("5")
-    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    both_open_deal_2(a, c)
+    enter(a, "Anna", {1: "5", 2: "5"})
     expect(a.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
-    c.locator(".deal-form label.chip", has_text="Ben").click()
-    c.locator("#id_points_0").fill("40")
-    c.locator("#id_points_2").fill("5")
-    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    enter(c, "Ben", {0: "40", 2: "5"})
     expect(c.locator("#game .message.error")).to_contain_text("Another phone recorded deal 2")
     expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
     assert len(scores(game)) == 2
@@ -89,18 +95,10 @@ def test_the_same_deal_corrects_it_with_this_phones_entry(browser, live_server):
     game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
     record_penalty(game, 2, {0: 10, 1: 15})
     a, c = (phone(browser, live_server, game) for _ in range(2))
-    for p in (a, c):
-        p.locator("#sheet .actions a.button.big").click()
-        expect(p.locator("#panel-title")).to_have_text("Record deal 2")
-    a.locator(".deal-form label.chip", has_text="Anna").click()
-    a.locator("#id_points_1").fill("5")
-    a.locator("#id_points_2").fill("5")
-    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    both_open_deal_2(a, c)
+    enter(a, "Anna", {1: "5", 2: "5"})
     expect(a.locator("#game .messages")).to_contain_text("Deal 2 recorded.")
-    c.locator(".deal-form label.chip", has_text="Anna").click()
-    c.locator("#id_points_1").fill("5")
-    c.locator("#id_points_2").fill("50")  # the right count, typed on the second phone
-    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    enter(c, "Anna", {1: "5", 2: "50"})  # the right count, typed on the second phone
     expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
     c.get_by_role("button", name="The same deal: correct deal 2 with mine").click()
     expect(c.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
