@@ -1,0 +1,1051 @@
+"""The whole app walked at random by three phones (hypothesis' RuleBasedStateMachine).
+
+Phone A starts games and evenings (its session makes it their editor), phone B holds the
+editor links A shared with it, phone C only the viewer links. Every rule is one thing a
+person at the table does through the pages, as a browser without JavaScript posts it: start a
+game of any variant and schedule; record a deal by rows, points or cards; correct one, also
+from a form opened before another phone's change; undo, Redo, delete, bring back; end and
+resume; join, leave, come back, rename, set a target; start an evening, add and take out a
+game, carry the balances; replace a link; export a game and import it; back up the whole
+database and restore it; post an old form again; and try every write with a viewer link.
+
+After every step the pages of what the step touched answer (200 where the link may open them,
+its refusal where not, never a 500) in a language drawn at random, every SVG on them is
+well-formed with a visible stroke on each line, and the totals of every game and the money of
+every evening equal the model's (``tests/whole/model.py``). At the end of each example every
+page answers in all six languages.
+
+A new write of the app gets its rule here (CONTRIBUTING in the README says so), and
+``test_every_write_has_a_rule`` fails until it has one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from decimal import Decimal
+from xml.etree import ElementTree
+
+import pytest
+from django.db import transaction
+from django.urls import get_resolver
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from rules.engine.cards import parse_cards
+from rules.engine.scoring import hand_penalty
+from rules.engine.variants import VARIANT_IDS, get_variant
+from scorepad.models import Evening, Game, GameEvent
+from tests.whole.browser import Form, Page, Phone, path_of
+from tests.whole.model import (
+    MEvening,
+    MGame,
+    MSeat,
+    classic_deal,
+    penalty_deal,
+)
+
+LANGS = ("en", "de", "nb", "pl", "fi", "es")
+NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gro", "Hugo", "Ida", "Jon", "Kari", "Leo"]
+GAME_PAGES = ("", "history/", "share/", "players/", "evenings/", "export.json", "export.csv")
+EDITOR_ONLY = ("players/",)
+# The writes of the app (URL names) and the rule of this walk that makes each one.
+WRITES = {
+    "game-new": "start_game",
+    "game-import": "export_and_import",
+    "game-share": "replace_game_link",
+    "game-end": "end_or_resume",
+    "game-players": "join|leave_or_come_back|rename|set_target",
+    "deal-new": "record_deal",
+    "deal-undo": "undo",
+    "deal-redo": "redo",
+    "deal-restore": "bring_back",
+    "deal-edit": "correct_deal",
+    "deal-delete": "delete_deal",
+    "evening-new": "start_evening",
+    "evening-add": "add_to_evening",
+    "evening-remove": "take_out_of_evening",
+    "evening-carry": "carry_balances",
+    "evening-link": "replace_evening_link",
+}
+# Pages that take POST but change nothing stored (a language choice, the checker, the API).
+NOT_WRITES = {"choose-language", "check", "api-check"}
+# Cards for penalty hands: no two players ever hold the same card, so every entry is
+# possible whatever the number of decks.
+HAND_CARDS = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"]
+SVG_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+NUMBER_ATTRS = ("x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "width", "height")
+
+
+def stroked_classes() -> set[str]:
+    """Classes the stylesheet gives a stroke to (a line drawn with none of them, and with no
+    stroke of its own, is invisible)."""
+    from django.conf import settings as django_settings
+
+    css = (django_settings.BASE_DIR / "static" / "css" / "app.css").read_text()
+    classes: set[str] = set()
+    for selector, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        if re.search(r"(^|;|\s)stroke\s*:\s*(?!none|transparent)", body):
+            classes.update(re.findall(r"\.([A-Za-z0-9_-]+)", selector))
+    return classes
+
+
+class Walk(RuleBasedStateMachine):
+    examples = 0
+    total_steps = 0
+
+    def __init__(self):
+        super().__init__()
+        Walk.examples += 1
+        self.atomic = transaction.atomic()
+        self.atomic.__enter__()
+        self.phones = {name: Phone(name) for name in "ABC"}
+        self.games: dict[int, MGame] = {}
+        self.evenings: dict[int, MEvening] = {}
+        self.links: dict[str, dict[int, str]] = {"B": {}, "C": {}}  # phone -> game -> token
+        self.evening_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
+        self.touched: set[int] = set()
+        self.touched_evenings: set[int] = set()
+        self.posted: list[tuple[str, Form, dict]] = []  # (phone, form, values) to replay
+        self.steps = 0
+        self.stroked = stroked_classes()
+
+    def teardown(self):
+        try:
+            if self.steps:
+                self.check_everything()
+        finally:
+            transaction.set_rollback(True)
+            self.atomic.__exit__(None, None, None)
+
+    # --- helpers ---------------------------------------------------------------------------
+    def game(self, pk: int) -> Game:
+        return Game.objects.get(pk=pk)
+
+    def url(self, pk: int, who: str = "A", rest: str = "", lang: str = "en") -> str:
+        game = self.game(pk)
+        token = game.editor_token if who == "A" else self.links[who].get(pk, game.viewer_token)
+        return f"/{lang}/games/{token}/{rest}"
+
+    def pick_game(self, i: int, *, open_only: bool = False) -> int | None:
+        pks = sorted(pk for pk, g in self.games.items() if not (open_only and g.finished))
+        return pks[i % len(pks)] if pks else None
+
+    def editor_phone(self, pk: int, b: bool) -> str:
+        return "B" if b and pk in self.links["B"] else "A"
+
+    def versions(self) -> dict[str, dict[int, int]]:
+        return {
+            "games": dict(Game.objects.values_list("pk", "version")),
+            "evenings": dict(Evening.objects.values_list("pk", "version")),
+        }
+
+    def post(self, phone: str, form: Form, values: dict | None = None, **kw) -> Page:
+        page = self.phones[phone].submit(form, values, **kw)
+        assert page.status < 500, f"{form.action} answered {page.status}"
+        if form.method == "post":
+            self.posted.append((phone, form, dict(values or {}), kw.get("button")))
+            del self.posted[:-12]
+        return page
+
+    def latest_event(self, pk: int) -> GameEvent:
+        return GameEvent.objects.filter(game_id=pk).latest("pk")
+
+    # --- starting a game -------------------------------------------------------------------
+    @initialize(variant=st.sampled_from(VARIANT_IDS), n=st.integers(2, 6), data=st.data())
+    def first_game(self, variant, n, data):
+        self.start_game(variant, n, data)
+
+    @rule(variant=st.sampled_from(VARIANT_IDS), n=st.integers(2, 6), data=st.data())
+    @precondition(lambda self: len(self.games) < 5)
+    def start_game(self, variant, n, data):
+        low, high = get_variant(variant).min_players, get_variant(variant).max_players
+        n = max(low, min(high, n))
+        a = self.phones["A"]
+        page = a.get("/en/games/new/")
+        form = page.form("/games/new/")
+        names = data.draw(st.permutations(NAMES)).__getitem__(slice(0, n))
+        for name in names:
+            page = self.post("A", form, {"name": name}, button=form.button(value="add"))
+            form = page.form("/games/new/")
+        values: dict = {"variant": variant}
+        schedule = None
+        if get_variant(variant).is_contract and data.draw(st.booleans()):
+            schedule = [(6, 2, 0), (7, 1, 1), (8, 0, 2)][: data.draw(st.integers(1, 3))]
+            values["schedule"] = "\n".join(" ".join(map(str, row)) for row in schedule)
+        per_point = None
+        if variant == "classic" and data.draw(st.booleans()):
+            per_point = Decimal("0.10")
+            values["value_per_point"] = "0.10"
+        before = set(Game.objects.values_list("pk", flat=True))
+        page = self.post("A", form, values, button=form.button(value="start"))
+        created = set(Game.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, f"starting a game made {len(created)} games"
+        pk = created.pop()
+        game = self.game(pk)
+        total = None
+        if get_variant(variant).is_contract:
+            total = len(schedule) if schedule else len(get_variant(variant).schedule)
+        self.games[pk] = MGame(
+            pk=pk,
+            variant=variant,
+            seats=[MSeat(name) for name in names],
+            total_deals=total,
+            value_per_point=per_point,
+        )
+        self.phones["B"].get(f"/en/games/{game.editor_token}/")
+        self.links["B"][pk] = game.editor_token
+        self.phones["C"].get(f"/en/games/{game.viewer_token}/")
+        self.links["C"][pk] = game.viewer_token
+        self.touched.add(pk)
+
+    # --- deals -----------------------------------------------------------------------------
+    def entry_values(self, mgame: MGame, form: Form, data, players: list[int]):
+        """Values for a deal form and the deal the model expects from them."""
+        winner_choices = [str(p) for p in players]
+        if mgame.is_classic:
+            out = data.draw(st.sampled_from([*winner_choices, "abandoned"]))
+            twos = data.draw(st.sampled_from(form.choices("wild_twos") or ["0"]))
+            jokers = data.draw(st.sampled_from(form.choices("jokers") or ["0"]))
+            first = data.draw(st.sampled_from(["", "drawn", "undrawn"]))
+            values = {"went_out": out, "mode": "rows", "wild_twos": twos, "jokers": jokers}
+            values["first_turn"] = first
+            if out == "abandoned":
+                return values, classic_deal(players, None, {})
+            entry = {"wild_twos": int(twos), "jokers": int(jokers), "first_turn": first}
+            entry["twos_wild"] = "wild_twos" in form.names()
+            return values, classic_deal(players, int(out), entry)
+        variant = get_variant(mgame.variant)
+        nobody = data.draw(st.booleans()) and data.draw(st.booleans())
+        winner = None if nobody else int(data.draw(st.sampled_from(winner_choices)))
+        values: dict = {"went_out": "nobody" if nobody else str(winner)}
+        points: dict[int, int] = {}
+        cards = iter(HAND_CARDS)
+        for pos in players:
+            values[f"points_{pos}"] = ""
+            values[f"cards_{pos}"] = ""
+            if pos == winner:
+                points[pos] = 0
+                continue
+            if data.draw(st.booleans()):
+                hand = [next(cards) for _ in range(data.draw(st.integers(1, 3)))]
+                values[f"cards_{pos}"] = " ".join(hand)
+                points[pos] = hand_penalty(parse_cards(" ".join(hand)), variant)
+            else:
+                step = 5 if variant.is_contract else 1
+                points[pos] = step * data.draw(st.integers(0, 20))
+                values[f"points_{pos}"] = str(points[pos])
+        return values, penalty_deal(players, winner, points, {})
+
+    @rule(i=st.integers(0, 99), b=st.booleans(), data=st.data())
+    @precondition(lambda self: any(not g.finished for g in self.games.values()))
+    def record_deal(self, i, b, data):
+        pk = self.pick_game(i, open_only=True)
+        mgame = self.games[pk]
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, "deals/new/"))
+        assert page.status == 200, page.status
+        form = page.form("/deals/new/", has="went_out")
+        assert form is not None, "no deal form"
+        players = mgame.active_positions()
+        values, deal = self.entry_values(mgame, form, data, players)
+        before = self.game(pk).version
+        self.post(who, form, values)
+        after = self.game(pk).version
+        assert after == before + 1, f"a fresh deal form was not recorded ({values})"
+        mgame.record(deal)
+        self.touched.add(pk)
+
+    @rule(i=st.integers(0, 99), n=st.integers(0, 99), b=st.booleans(), data=st.data())
+    @precondition(lambda self: any(g.deals for g in self.games.values()))
+    def correct_deal(self, i, n, b, data):
+        pks = sorted(pk for pk, g in self.games.items() if g.deals)
+        pk = pks[i % len(pks)]
+        mgame = self.games[pk]
+        number = n % len(mgame.deals) + 1
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, f"deals/{number}/edit/"))
+        assert page.status == 200
+        form = page.form(f"/deals/{number}/edit/", has="went_out")
+        assert form is not None
+        players = mgame.deals[number - 1].players or mgame.active_positions()
+        values, deal = self.entry_values(mgame, form, data, players)
+        if not mgame.deals[number - 1].players:
+            # An abandoned deal has no players of its own: its form asks the table now.
+            return
+        before = self.game(pk).version
+        self.post(who, form, values)
+        after = self.game(pk).version
+        assert after == before + 1, f"a fresh correction was not saved ({values})"
+        mgame.edit(number, deal)
+        self.touched.add(pk)
+
+    @rule(i=st.integers(0, 99), n=st.integers(0, 99), data=st.data())
+    @precondition(lambda self: any(g.deals for g in self.games.values()))
+    def correct_from_a_stale_form(self, i, n, data):
+        """B opens a correction, A changes the same deal meanwhile: B's save changes nothing
+        and shows the merge; B then saves the merged form."""
+        pks = sorted(pk for pk, g in self.games.items() if g.deals and pk in self.links["B"])
+        if not pks:
+            return
+        pk = pks[i % len(pks)]
+        mgame = self.games[pk]
+        number = n % len(mgame.deals) + 1
+        if not mgame.deals[number - 1].players:
+            return
+        players = mgame.deals[number - 1].players
+        page_b = self.phones["B"].get(self.url(pk, "B", f"deals/{number}/edit/"))
+        form_b = page_b.form(f"/deals/{number}/edit/", has="went_out")
+        page_a = self.phones["A"].get(self.url(pk, "A", f"deals/{number}/edit/"))
+        form_a = page_a.form(f"/deals/{number}/edit/", has="went_out")
+        values_a, deal_a = self.entry_values(mgame, form_a, data, players)
+        self.post("A", form_a, values_a)
+        mgame.edit(number, deal_a)
+        self.touched.add(pk)
+        values_b, _deal_b = self.entry_values(mgame, form_b, data, players)
+        before = self.game(pk).version
+        merged_page = self.post("B", form_b, values_b)
+        assert self.game(pk).version == before, "a stale correction was saved"
+        merged = merged_page.form(f"/deals/{number}/edit/", has="went_out")
+        assert merged is not None, "the merged form is not shown"
+        base = dict(form_b.defaults())
+        mine = dict(form_b.fill(values_b))
+        theirs = dict(form_a.fill(values_a))
+        shown = dict(merged.defaults())
+        for name in ("went_out", *(f"points_{p}" for p in players)):
+            if name not in base:
+                continue
+            expected = mine.get(name) if mine.get(name) != base.get(name) else theirs.get(name)
+            assert shown.get(name, "") == (expected or ""), (
+                f"merge of {name}: base {base.get(name)!r}, mine {mine.get(name)!r}, "
+                f"theirs {theirs.get(name)!r}, shown {shown.get(name)!r}"
+            )
+        if data.draw(st.booleans()):
+            self.post("B", merged, {})
+            assert self.game(pk).version == before + 1, "the merged form was not saved"
+            # What was saved is what the merged form held: read it back from the app.
+            self.resync_deal(pk, number)
+
+    def resync_deal(self, pk: int, number: int) -> None:
+        """Take a deal as the app stored it into the model (after a merge the model cannot
+        tell which phone's value each field took without the merge itself)."""
+        mgame = self.games[pk]
+        export = json.loads(self.phones["A"].get(self.url(pk, "A", "export.json")).html)
+        row = export["deals"][number - 1]
+        deal = mgame.deals[number - 1]
+        deal.scores = {pos: row["scores"][pos] for pos in deal.players}
+
+    @rule(i=st.integers(0, 99), b=st.booleans())
+    @precondition(lambda self: any(g.deals for g in self.games.values()))
+    def undo(self, i, b):
+        pks = sorted(pk for pk, g in self.games.items() if g.deals)
+        pk = pks[i % len(pks)]
+        mgame = self.games[pk]
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who))
+        form = page.form("/deals/undo/")
+        assert form is not None, "no Undo on a sheet with deals"
+        before = self.game(pk).version
+        self.post(who, form)
+        assert self.game(pk).version == before + 1
+        mgame.take_away(len(mgame.deals), self.latest_event(pk).pk)
+        self.touched.add(pk)
+
+    @rule(i=st.integers(0, 99))
+    def redo(self, i):
+        """Redo from the page that showed the undo: saved only if nothing changed since."""
+        kept = [
+            (phone, page)
+            for phone in "AB"
+            for page in self.phones[phone].pages[-3:]
+            if page.form("/deals/redo/")
+        ]
+        if not kept:
+            return
+        phone, page = kept[i % len(kept)]
+        form = page.form("/deals/redo/")
+        token = path_of(form.action).split("/")[3]
+        game = (
+            Game.objects.filter(editor_token=token).first()
+            or Game.objects.filter(viewer_token=token).first()
+        )
+        if game is None or game.pk not in self.games:
+            return
+        mgame = self.games[game.pk]
+        fresh = str(game.version) == dict(form.defaults()).get("version")
+        undone = GameEvent.objects.filter(game=game, kind="undone").order_by("-pk").first()
+        before = game.version
+        self.post(phone, form)
+        after = self.game(game.pk).version
+        can = fresh and undone is not None and mgame.can_bring_back(undone.pk)
+        if can:
+            assert after == before + 1, "Redo right after the undo was not done"
+            mgame.bring_back(undone.pk)
+            self.touched.add(game.pk)
+        else:
+            assert after == before, "a stale Redo changed the sheet"
+
+    @rule(i=st.integers(0, 99), n=st.integers(0, 99), b=st.booleans())
+    @precondition(lambda self: any(g.deals for g in self.games.values()))
+    def delete_deal(self, i, n, b):
+        pks = sorted(pk for pk, g in self.games.items() if g.deals)
+        pk = pks[i % len(pks)]
+        mgame = self.games[pk]
+        number = n % len(mgame.deals) + 1
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, f"deals/{number}/delete/"))
+        form = page.form(f"/deals/{number}/delete/")
+        assert form is not None
+        before = self.game(pk).version
+        self.post(who, form)
+        assert self.game(pk).version == before + 1
+        mgame.take_away(number, self.latest_event(pk).pk)
+        self.touched.add(pk)
+
+    @rule(i=st.integers(0, 99), k=st.integers(0, 99), b=st.booleans())
+    @precondition(lambda self: any(g.kept for g in self.games.values()))
+    def bring_back(self, i, k, b):
+        pks = sorted(pk for pk, g in self.games.items() if g.kept)
+        pk = pks[i % len(pks)]
+        mgame = self.games[pk]
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, "history/"))
+        assert page.status == 200, f"history answered {page.status}"
+        forms = [f for f in page.forms if "/deals/restore/" in f.action]
+        if not forms:
+            assert not any(mgame.can_bring_back(e) for e in mgame.kept), "no Bring back offered"
+            return
+        form = forms[k % len(forms)]
+        event = int(dict(form.defaults())["event"])
+        before = self.game(pk).version
+        self.post(who, form)
+        after = self.game(pk).version
+        if mgame.can_bring_back(event):
+            assert after == before + 1, "a deal offered to bring back did not come back"
+            mgame.bring_back(event)
+            self.touched.add(pk)
+        else:
+            assert after == before, "a deal came back twice, or into an ended game"
+
+    @rule(i=st.integers(0, 99), b=st.booleans())
+    def end_or_resume(self, i, b):
+        pk = self.pick_game(i)
+        if pk is None:
+            return
+        mgame = self.games[pk]
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who))
+        form = page.form("/end/")
+        if form is None or not form.buttons:
+            assert not mgame.deals, "no End or Resume on a sheet with deals"
+            return
+        button = form.buttons[0]
+        before = self.game(pk).version
+        self.post(who, form, button=button)
+        after = self.game(pk).version
+        if button.value == "end":
+            assert not mgame.finished
+            assert after == before + 1
+            mgame.finished = True
+        elif mgame.complete():
+            assert after == before, "a game with all its deals played was resumed"
+        else:
+            assert after == before + 1
+            mgame.finished = False
+        self.touched.add(pk)
+
+    # --- players who come and go -----------------------------------------------------------
+    def players_form(self, pk: int, who: str, kind: str, position: int | None = None):
+        page = self.phones[who].get(self.url(pk, who, "players/"))
+        assert page.status == 200, f"players page answered {page.status}"
+        for form in page.forms:
+            fields = dict(form.defaults())
+            if fields.get("form") != kind:
+                continue
+            if position is not None and fields.get("position") != str(position):
+                continue
+            return form
+        return None
+
+    @rule(i=st.integers(0, 99), b=st.booleans(), name=st.sampled_from(NAMES), how=st.integers(0, 2))
+    @precondition(lambda self: any(not g.finished for g in self.games.values()))
+    def join(self, i, b, name, how):
+        pk = self.pick_game(i, open_only=True)
+        mgame = self.games[pk]
+        who = self.editor_phone(pk, b)
+        form = self.players_form(pk, who, "join")
+        assert form is not None
+        values: dict = {"name": name}
+        active = [mgame.totals()[p] for p in mgame.active_positions()]
+        start = 0
+        if not mgame.is_classic:
+            choice = ("worst", "zero", "number")[how]
+            options = form.choices("start")
+            choice = next((o for o in options if o.startswith(choice[:3])), options[0])
+            values["start"] = choice
+            if choice == options[0]:
+                start = max(active or [0])
+            elif choice == "number" or choice.startswith("num"):
+                start = 15
+                values["start_points"] = "15"
+        before = self.game(pk).version
+        self.post(who, form, values)
+        after = self.game(pk).version
+        variant = get_variant(mgame.variant)
+        taken = {s.name.casefold() for s in mgame.seats}
+        fits = len(mgame.active_positions()) < variant.max_players
+        if fits and name.casefold() not in taken:
+            assert after == before + 1, f"{name} could not join"
+            mgame.seats.append(MSeat(name, start=start))
+            self.touched.add(pk)
+        else:
+            assert after == before, f"{name} joined a full table or twice"
+
+    @rule(i=st.integers(0, 99), p=st.integers(0, 11), b=st.booleans())
+    def leave_or_come_back(self, i, p, b):
+        pk = self.pick_game(i)
+        if pk is None:
+            return
+        mgame = self.games[pk]
+        position = p % len(mgame.seats)
+        who = self.editor_phone(pk, b)
+        form = self.players_form(pk, who, "leave", position)
+        if form is None or not form.buttons:
+            return
+        button = form.buttons[0]
+        before = self.game(pk).version
+        self.post(who, form, button=button)
+        after = self.game(pk).version
+        if after == before + 1:
+            mgame.seats[position].active = button.value == "back"
+            self.touched.add(pk)
+        else:
+            # Refused: leaving would leave too few players, or coming back too many.
+            variant = get_variant(mgame.variant)
+            n = len(mgame.active_positions())
+            assert (
+                (button.value == "leave" and n <= variant.min_players)
+                or (button.value == "back" and n >= variant.max_players)
+                or mgame.finished
+            ), f"{button.value} of {position} refused at {n} players"
+
+    @rule(i=st.integers(0, 99), p=st.integers(0, 11), name=st.sampled_from(NAMES), b=st.booleans())
+    def rename(self, i, p, name, b):
+        pk = self.pick_game(i)
+        if pk is None:
+            return
+        mgame = self.games[pk]
+        position = p % len(mgame.seats)
+        who = self.editor_phone(pk, b)
+        form = self.players_form(pk, who, "rename", position)
+        assert form is not None
+        new = f"{name} {position}"
+        before = self.game(pk).version
+        self.post(who, form, {"name": new})
+        after = self.game(pk).version
+        taken = {s.name.casefold() for i, s in enumerate(mgame.seats) if i != position}
+        if new.casefold() in taken or new == mgame.seats[position].name:
+            assert after == before
+            return
+        assert after == before + 1, f"renaming to {new} was refused"
+        mgame.seats[position].name = new
+        self.touched.add(pk)
+
+    @rule(
+        i=st.integers(0, 99),
+        score=st.sampled_from(["", "30", "100"]),
+        deals=st.sampled_from(["", "3", "6"]),
+    )
+    def set_target(self, i, score, deals):
+        pk = self.pick_game(i)
+        if pk is None:
+            return
+        mgame = self.games[pk]
+        form = self.players_form(pk, "A", "target")
+        if form is None:
+            assert mgame.total_deals is not None, "no target form in a game that may have one"
+            return
+        before = self.game(pk).version
+        self.post("A", form, {"target_score": score, "target_deals": deals})
+        after = self.game(pk).version
+        if after == before + 1:
+            mgame.target_score = int(score) if score else None
+            mgame.target_deals = int(deals) if deals else None
+            self.touched.add(pk)
+
+    # --- links -----------------------------------------------------------------------------
+    @rule(i=st.integers(0, 99), which=st.sampled_from(["viewer", "editor"]))
+    def replace_game_link(self, i, which):
+        pk = self.pick_game(i)
+        if pk is None:
+            return
+        old = getattr(self.game(pk), f"{which}_token")
+        page = self.phones["A"].get(self.url(pk, "A", "share/"))
+        form = next(
+            (f for f in page.forms if "/share/" in f.action and f.button(value=which)), None
+        )
+        assert form is not None
+        before = self.game(pk).version
+        self.post("A", form, button=form.button(value=which))
+        game = self.game(pk)
+        assert game.version == before + 1
+        new = getattr(game, f"{which}_token")
+        assert new != old
+        # The phone that held the old link has lost it; it is given the new one.
+        holder = "B" if which == "editor" else "C"
+        stale = self.phones[holder].get(f"/en/games/{old}/")
+        assert stale.status == 404, f"a replaced {which} link still opens ({stale.status})"
+        self.phones[holder].get(f"/en/games/{new}/")
+        self.links[holder][pk] = new
+        self.touched.add(pk)
+
+    # --- replays, stale pages and viewer links ---------------------------------------------
+    @rule(k=st.integers(0, 99))
+    @precondition(lambda self: self.posted)
+    def post_an_old_form_again(self, k):
+        """A phone on a poor connection posts a form it posted before: nothing changes."""
+        phone, form, values, button = self.posted[k % len(self.posted)]
+        if "/games/new/" in form.action or "/evenings/new/" in form.action:
+            return
+        if "/import/" in form.action:
+            return
+        before = self.versions()
+        page = self.phones[phone].submit(form, values, button=button)
+        assert page.status < 500, f"a replay of {form.action} answered {page.status}"
+        assert self.versions() == before, f"a replay of {form.action} changed something"
+
+    @rule(k=st.integers(0, 99))
+    @precondition(lambda self: self.posted)
+    def viewer_posts_a_write(self, k):
+        """Phone C takes a write form of an editor's page and posts it through its viewer
+        link: refused, and nothing anywhere changes."""
+        _phone, form, values, button = self.posted[k % len(self.posted)]
+        path = path_of(form.action)
+        match = re.match(r"^/(\w\w)/(games|evenings)/([A-Za-z0-9_-]{20,64})/(.*)$", path)
+        if not match:
+            return
+        lang, kind, token, rest = match.groups()
+        thing = (Game if kind == "games" else Evening).objects.filter(editor_token=token).first()
+        if thing is None:
+            return
+        viewer = thing.viewer_token
+        fresh = Form(
+            action=f"/{lang}/{kind}/{viewer}/{rest}",
+            method=form.method,
+            controls=form.controls,
+            buttons=form.buttons,
+        )
+        # C's own CSRF token, as its browser would hold it.
+        c = self.phones["C"]
+        c.get(f"/{lang}/{kind}/{viewer}/")
+        csrf = c.client.cookies.get("csrftoken")
+        values = {**values, "csrfmiddlewaretoken": csrf.value if csrf else ""}
+        # A fresh version and token, so only the link is wrong.
+        if "version" in fresh.names():
+            values["version"] = str(thing.version)
+        if "once" in fresh.names():
+            values["once"] = f"viewer{self.steps}x{k}"
+        before = self.versions()
+        page = c.submit(fresh, values, button=button)
+        assert page.status in (403, 404, 405), f"a viewer's {rest} answered {page.status}"
+        assert self.versions() == before, f"a viewer link changed something through {rest}"
+
+    # --- export and import, backup and restore ---------------------------------------------
+    @rule(i=st.integers(0, 99))
+    @precondition(lambda self: self.games and len(self.games) < 6)
+    def export_and_import(self, i):
+        pk = self.pick_game(i)
+        a = self.phones["A"]
+        exported = a.get(self.url(pk, "A", "export.json"))
+        assert exported.status == 200
+        page = a.get("/en/games/import/")
+        form = page.form("/games/import/")
+        before = set(Game.objects.values_list("pk", flat=True))
+        self.post("A", form, {"text": exported.html})
+        created = set(Game.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, f"the app refused its own export: {page_errors(a.pages[-1])}"
+        new = created.pop()
+        self.games[new] = self.games[pk].copy_as(new)
+        game = self.game(new)
+        self.phones["B"].get(f"/en/games/{game.editor_token}/")
+        self.links["B"][new] = game.editor_token
+        self.links["C"][new] = game.viewer_token
+        self.touched.add(new)
+        assert same_sheet(self.export(pk), self.export(new)), "the import is not the same sheet"
+
+    def export(self, pk: int) -> dict:
+        return json.loads(self.phones["A"].get(self.url(pk, "A", "export.json")).html)
+
+    @rule()
+    @precondition(lambda self: self.games)
+    def backup_and_restore(self):
+        from scorepad.management.commands.backup import export_database, import_database
+
+        before = {pk: self.export(pk) for pk in self.games}
+        pages = {pk: self.phones["C"].get(self.url(pk, "C")).status for pk in self.games}
+        document, broken = export_database()
+        assert not broken
+        document = json.loads(json.dumps(document))
+        with transaction.atomic():
+            from scorepad.models import Player
+
+            Evening.objects.all().delete()
+            Game.objects.all().delete()
+            Player.objects.all().delete()
+            import_database(document)
+        after = {pk: self.export(pk) for pk in self.games}
+        for pk in self.games:
+            assert same_sheet(before[pk], after[pk]), f"game {pk} is not the same after restore"
+            assert self.phones["C"].get(self.url(pk, "C")).status == pages[pk]
+        self.touched.update(self.games)
+        self.touched_evenings.update(self.evenings)
+
+    # --- evenings --------------------------------------------------------------------------
+    @rule(data=st.data())
+    @precondition(lambda self: self.games and len(self.evenings) < 3)
+    def start_evening(self, data):
+        a = self.phones["A"]
+        page = a.get("/en/evenings/new/")
+        form = page.form("/evenings/new/")
+        tokens = form.choices("games")
+        picked = (
+            data.draw(st.lists(st.sampled_from(tokens), unique=True, max_size=3)) if tokens else []
+        )
+        before = set(Evening.objects.values_list("pk", flat=True))
+        self.post("A", form, {"name": "", "stake": "0.10", "games": picked})
+        created = set(Evening.objects.values_list("pk", flat=True)) - before
+        if not created:
+            return
+        pk = created.pop()
+        evening = Evening.objects.get(pk=pk)
+        mev = MEvening(pk=pk)
+        for token in picked:
+            game = Game.objects.by_token(token).first()
+            mev.games.append((game.pk, Decimal("0.10")))
+        self.evenings[pk] = mev
+        self.phones["B"].get(f"/en/evenings/{evening.editor_token}/")
+        self.evening_links["B"][pk] = evening.editor_token
+        self.evening_links["C"][pk] = evening.viewer_token
+        self.touched_evenings.add(pk)
+
+    def evening_url(self, pk: int, rest: str = "", lang: str = "en") -> str:
+        return f"/{lang}/evenings/{Evening.objects.get(pk=pk).editor_token}/{rest}"
+
+    @rule(e=st.integers(0, 99), g=st.integers(0, 99))
+    @precondition(lambda self: any(not e.closed for e in self.evenings.values()))
+    def add_to_evening(self, e, g):
+        pks = sorted(pk for pk, ev in self.evenings.items() if not ev.closed)
+        pk = pks[e % len(pks)]
+        mev = self.evenings[pk]
+        page = self.phones["A"].get(self.evening_url(pk))
+        form = page.form("/games/add/")
+        if form is None:
+            return
+        tokens = form.choices("game")
+        if not tokens:
+            return
+        token = tokens[g % len(tokens)]
+        game = Game.objects.by_token(token).first()
+        before = Evening.objects.get(pk=pk).version
+        self.post("A", form, {"game": token, "stake": "0.20"})
+        after = Evening.objects.get(pk=pk).version
+        elsewhere = any(game.pk in {p for p, _s in ev.games} for ev in self.evenings.values())
+        carried = any(game.pk in ev.carried_from for ev in self.evenings.values() if ev.pk == pk)
+        if after == before + 1:
+            assert not elsewhere, "a game was added to a second evening: its money counts twice"
+            assert not carried, "a game was added beside the balance carried from it"
+            mev.games.append((game.pk, Decimal("0.20")))
+            self.touched_evenings.add(pk)
+
+    @rule(e=st.integers(0, 99), g=st.integers(0, 99))
+    @precondition(lambda self: any(ev.games and not ev.closed for ev in self.evenings.values()))
+    def take_out_of_evening(self, e, g):
+        pks = sorted(pk for pk, ev in self.evenings.items() if ev.games and not ev.closed)
+        pk = pks[e % len(pks)]
+        mev = self.evenings[pk]
+        page = self.phones["A"].get(self.evening_url(pk))
+        forms = [f for f in page.forms if "/games/remove/" in f.action]
+        assert forms, "no Take out beside the evening's games"
+        form = forms[g % len(forms)]
+        game_pk = int(dict(form.defaults())["game"])
+        before = Evening.objects.get(pk=pk).version
+        self.post("A", form)
+        assert Evening.objects.get(pk=pk).version == before + 1
+        mev.games = [(p, s) for p, s in mev.games if p != game_pk]
+        self.touched_evenings.add(pk)
+
+    @rule(e=st.integers(0, 99))
+    @precondition(lambda self: any(not ev.closed for ev in self.evenings.values()))
+    def carry_balances(self, e):
+        pks = sorted(pk for pk, ev in self.evenings.items() if not ev.closed)
+        pk = pks[e % len(pks)]
+        mev = self.evenings[pk]
+        page = self.phones["A"].get(self.evening_url(pk))
+        form = page.form("/carry/")
+        if form is None:
+            return
+        before = set(Evening.objects.values_list("pk", flat=True))
+        self.post("A", form)
+        created = set(Evening.objects.values_list("pk", flat=True)) - before
+        if not created:
+            return
+        new = created.pop()
+        carry = mev.ledger(self.games).carry()
+        mev.closed = True
+        self.evenings[new] = MEvening(
+            pk=new,
+            carried=carry,
+            carried_from=mev.carried_from | {p for p, _s in mev.games},
+        )
+        evening = Evening.objects.get(pk=new)
+        self.evening_links["B"][new] = evening.editor_token
+        self.evening_links["C"][new] = evening.viewer_token
+        self.touched_evenings.update({pk, new})
+
+    @rule(e=st.integers(0, 99), which=st.sampled_from(["viewer", "editor"]))
+    @precondition(lambda self: self.evenings)
+    def replace_evening_link(self, e, which):
+        pks = sorted(self.evenings)
+        pk = pks[e % len(pks)]
+        old = getattr(Evening.objects.get(pk=pk), f"{which}_token")
+        page = self.phones["A"].get(self.evening_url(pk))
+        form = page.form("/links/")
+        assert form is not None, "no link replacement on the evening page"
+        before = Evening.objects.get(pk=pk).version
+        self.post("A", form, button=form.button(value=which))
+        evening = Evening.objects.get(pk=pk)
+        assert evening.version == before + 1
+        new = getattr(evening, f"{which}_token")
+        assert new != old
+        stale = self.phones["C"].get(f"/en/evenings/{old}/")
+        assert stale.status == 404, f"a replaced evening link still opens ({stale.status})"
+        holder = "B" if which == "editor" else "C"
+        self.evening_links[holder][pk] = new
+        self.touched_evenings.add(pk)
+
+    # --- invariants ------------------------------------------------------------------------
+    @invariant()
+    def pages_answer_and_totals_hold(self):
+        self.steps += 1
+        Walk.total_steps += 1
+        lang = LANGS[self.steps % len(LANGS)]
+        for pk in sorted(self.touched):
+            self.check_game(pk, [lang], every_phone=False)
+        for pk in sorted(self.touched_evenings):
+            self.check_evening(pk, [lang])
+        self.touched.clear()
+        self.touched_evenings.clear()
+
+    def check_everything(self):
+        for pk in sorted(self.games):
+            self.check_game(pk, LANGS)
+        for pk in sorted(self.evenings):
+            self.check_evening(pk, LANGS)
+
+    def check_game(self, pk: int, langs, *, every_phone: bool = True) -> None:
+        mgame = self.games[pk]
+        export = self.export(pk)
+        names = [s.name for s in mgame.seats]
+        assert export["players"] == names, f"names {export['players']} != model {names}"
+        assert export["totals"] == mgame.totals(), (
+            f"game {pk} ({mgame.variant}): totals {export['totals']} != model {mgame.totals()}"
+        )
+        assert len(export["deals"]) == len(mgame.deals)
+        for row, deal in zip(export["deals"], mgame.deals, strict=True):
+            expected = [deal.scores.get(pos, 0) for pos in range(len(mgame.seats))]
+            assert row["scores"] == expected, f"deal {row['number']}: {row['scores']} != {expected}"
+            if mgame.is_classic:
+                assert sum(row["scores"]) == 0, f"classic deal {row['number']} is not zero-sum"
+        assert (export["status"] == "finished") == mgame.finished, (
+            f"game {pk}: status {export['status']}, model finished={mgame.finished}"
+        )
+        for lang in langs:
+            for who, pages in self.pages_to_check(every_phone):
+                for rest in pages:
+                    page = self.phones[who].get(self.url(pk, who, rest, lang))
+                    if who == "C" and rest in EDITOR_ONLY:
+                        assert page.status == 403, f"a viewer opened {rest}: {page.status}"
+                        continue
+                    assert page.status == 200, f"{who} {lang} {rest or 'sheet'}: {page.status}"
+                    if rest in ("", "history/"):
+                        self.check_svgs(page)
+            if not every_phone:
+                continue
+            for player in self.players_of(pk):
+                page = self.phones["A"].get(f"/{lang}/players/{player}/")
+                assert page.status in (200, 404), f"player page {player}: {page.status}"
+                if page.status == 200:
+                    self.check_svgs(page)
+
+    def pages_to_check(self, every_phone: bool):
+        """Every page for every phone at the end of an example; after a step the sheet and
+        history for the editor and the viewer, and each other page in turn."""
+        if every_phone:
+            return [("A", GAME_PAGES), ("B", ("",)), ("C", GAME_PAGES)]
+        turn = GAME_PAGES[2 + self.steps % (len(GAME_PAGES) - 2)]
+        return [("A", ("", "history/", turn)), ("C", ("", turn))]
+
+    def players_of(self, pk: int) -> list[int]:
+        from scorepad.models import Seat
+
+        fields = {f.name for f in Seat._meta.get_fields()}
+        if "player" not in fields:
+            return []
+        return list(Seat.objects.filter(game_id=pk).values_list("player_id", flat=True))
+
+    def check_evening(self, pk: int, langs) -> None:
+        from scorepad.evenings import evening_ledger
+
+        mev = self.evenings[pk]
+        evening = Evening.objects.get(pk=pk)
+        expected = mev.ledger(self.games).balances
+        got = evening_ledger(evening).balances
+        got = {str(k).casefold(): v for k, v in got.items()}
+        assert {k: v for k, v in got.items() if v} == {k: v for k, v in expected.items() if v}, (
+            f"evening {pk}: balances {got} != model {expected}"
+        )
+        counted = [p for ev in self.evenings.values() for p, _s in ev.games]
+        assert len(counted) == len(set(counted)), "a game's money counts in two evenings"
+        assert not ({p for p, _s in mev.games} & mev.carried_from), (
+            "a carried balance counts beside the games it came from"
+        )
+        for lang in langs:
+            for token in (evening.editor_token, evening.viewer_token):
+                page = self.phones["C"].get(f"/{lang}/evenings/{token}/")
+                assert page.status == 200, f"evening {lang}: {page.status}"
+                self.check_svgs(page)
+
+    def check_svgs(self, page: Page) -> None:
+        for svg in re.findall(r"<svg\b.*?</svg>", page.html, flags=re.S):
+            try:
+                root = ElementTree.fromstring(svg)
+            except ElementTree.ParseError as exc:
+                raise AssertionError(f"{page.url}: an SVG is not well-formed: {exc}") from None
+            for el in root.iter():
+                tag = el.tag.rsplit("}", 1)[-1]
+                for attr in NUMBER_ATTRS:
+                    value = el.get(attr)
+                    if value is not None and not value.endswith("%"):
+                        assert SVG_NUMBER.fullmatch(value), f"{page.url}: {tag} {attr}={value!r}"
+                if tag == "polyline":
+                    for pair in el.get("points", "").split():
+                        parts = pair.split(",")
+                        assert len(parts) == 2 and all(SVG_NUMBER.fullmatch(p) for p in parts), (
+                            f"{page.url}: polyline point {pair!r}"
+                        )
+                if tag in ("polyline", "line") or tag == "path" and el.get("fill") == "none":
+                    stroke = el.get("stroke")
+                    classes = set((el.get("class") or "").split())
+                    style = el.get("style") or ""
+                    visible = (
+                        (stroke and stroke not in ("none", "transparent"))
+                        or (classes & self.stroked)
+                        or "stroke:" in style
+                    )
+                    assert visible, f"{page.url}: a {tag} ({classes}) is drawn with no stroke"
+
+
+def page_errors(page: Page) -> str:
+    return " ".join(re.findall(r'class="errorlist[^"]*"[^>]*>(.*?)</ul>', page.html, re.S))[:300]
+
+
+def same_sheet(one: dict, other: dict) -> bool:
+    keys = ("variant", "options", "schedule", "players", "status", "starts", "left", "totals")
+    if any(one.get(k) != other.get(k) for k in keys):
+        return False
+    strip = ("number", "players", "status", "went_out", "scores", "payment")
+    return [{k: d.get(k) for k in strip} for d in one["deals"]] == [
+        {k: d.get(k) for k in strip} for d in other["deals"]
+    ]
+
+
+# The suite's walk: a few examples of a few dozen steps on each database. WALK_MINUTES runs
+# the long walk instead (examples drawn anew until the time is up; the figures are printed):
+#   WALK_MINUTES=60 .venv/bin/pytest tests/whole/test_walk.py -k random -s
+WALK = settings(
+    max_examples=int(os.environ.get("WALK_EXAMPLES", "6")),
+    stateful_step_count=int(os.environ.get("WALK_STEPS", "30")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+WALK_MINUTES = float(os.environ.get("WALK_MINUTES", "0"))
+
+
+@pytest.mark.django_db
+def test_the_whole_app_walked_at_random():
+    if not WALK_MINUTES:
+        run_state_machine_as_test(Walk, settings=WALK)
+        return
+    started = time.monotonic()
+    rounds = 0
+    while time.monotonic() - started < WALK_MINUTES * 60:
+        rounds += 1
+        run_state_machine_as_test(
+            Walk, settings=settings(WALK, max_examples=10, database=None, derandomize=False)
+        )
+    minutes = (time.monotonic() - started) / 60
+    print(
+        f"\nwalk: {Walk.examples} examples, {Walk.total_steps} steps, "
+        f"{Phone.requests} requests in {minutes:.1f} min; failures: 0"
+    )
+
+
+def allowed_methods(view) -> set[str] | None:
+    """The methods a view's ``require_http_methods`` (or ``require_POST``, ``require_GET``,
+    ``require_safe``) lets through, found in the decorator's closure; None when none is."""
+    seen = set()
+    while view is not None and id(view) not in seen:
+        seen.add(id(view))
+        for cell in getattr(view, "__closure__", None) or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if (
+                isinstance(value, list)
+                and value
+                and all(isinstance(m, str) and m.isupper() for m in value)
+            ):
+                return set(value)
+        view = getattr(view, "__wrapped__", None)
+    return None
+
+
+def url_methods() -> dict[str, set[str] | None]:
+    """Every named URL of the site and the methods its view takes."""
+    out: dict[str, set[str] | None] = {}
+
+    def walk(patterns):
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                walk(p.url_patterns)
+            elif p.name:
+                out[p.name] = allowed_methods(p.callback)
+
+    walk(get_resolver().url_patterns)
+    return out
+
+
+@pytest.mark.django_db
+def test_every_write_has_a_rule():
+    """Every URL that takes a POST is a write this walk makes, or is named as changing
+    nothing stored; a new write fails here until the walk has a rule for it."""
+    methods = url_methods()
+    unrestricted = {name for name, allowed in methods.items() if allowed is None}
+    assert not unrestricted, f"views that take any method (say which they take): {unrestricted}"
+    posting = {name for name, allowed in methods.items() if "POST" in allowed}
+    assert posting - set(WRITES) - NOT_WRITES == set(), "writes the walk never makes"
+    assert set(WRITES) - posting == set(), "rules for writes the app no longer has"
+    for rules in WRITES.values():
+        for name in rules.split("|"):
+            assert callable(getattr(Walk, name, None)), f"the walk has no rule {name}"
