@@ -464,7 +464,8 @@ def _all_decks_table(ctx: RenderContext) -> etree.Element:
                 figures = v.decks(players, deal)
                 if not stretches or stretches[-1] != figures:
                     stretches.append(figures)
-            row.append(" → ".join(f"{d} / {j}" for d, j in stretches))
+            # a stretch never breaks inside; a narrow screen wraps the cell at the arrows
+            row.append(" → ".join(f"{d}\u00a0/\u00a0{j}" for d, j in stretches))
         rows.append(row)
     head = [w["tables"]["players"], *(w["games"][v.id] for v in variants)]
     return _table(head, rows, "rules-table all-decks")
@@ -532,6 +533,12 @@ def _table_block(ctx: RenderContext, args: str) -> etree.Element:
     if name not in builders:
         raise ContentError(f"unknown table {name!r}")
     wrap = _el("div", cls="table-wrap")
+    if name == "all-decks":
+        # wide enough to scroll on a small phone: reachable by keyboard, named by its section
+        # (the rules index's "## … {#decks}")
+        wrap.set("tabindex", "0")
+        wrap.set("role", "region")
+        wrap.set("aria-labelledby", "decks")
     wrap.append(builders[name](ctx))
     return wrap
 
