@@ -6,9 +6,10 @@ urlpatterns = [
     path("api/", views.api_docs, name="api-docs"),
 ]
 
-# The rules pages (under the language prefix): index, one game, its one-page summary.
+# The rules pages (under the language prefix): index, glossary, one game, its one-page summary.
 urlpatterns += [
     path("rules/", views.rules_index, name="rules-index"),
+    path("rules/glossary/", views.rules_glossary, name="rules-glossary"),  # before the games
     path("rules/<slug:variant_id>/", views.rules_variant, name="rules-variant"),
     path("rules/<slug:variant_id>/summary/", views.rules_summary, name="rules-summary"),
 ]

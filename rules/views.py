@@ -51,6 +51,17 @@ def rules_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+def rules_glossary(request: HttpRequest) -> HttpResponse:
+    """``/<lang>/rules/glossary/``: the words of the games in the page's language, every entry
+    of the glossary in ``words/<lang>.toml`` (each game's page shows the entries of that game)."""
+    lang = get_language()
+    return render(
+        request,
+        "rules/glossary.html",
+        {"page": pages.get_page(pages.GLOSSARY, None, lang), "w": words(lang)},
+    )
+
+
 def _variant_page(request: HttpRequest, variant_id: str, kind: str) -> HttpResponse:
     if variant_id not in VARIANT_IDS:
         raise Http404("no such game")

@@ -5,6 +5,7 @@ Files (``rules/content/``):
 * ``<variant-id>/<lang>.md`` — the full rules of a game in one language;
 * ``<variant-id>/<lang>.summary.md`` — its one-page summary;
 * ``index/<lang>.md`` — the introduction of the rules index;
+* ``glossary/<lang>.md`` — the glossary page of the language (every entry of its words file);
 * ``words/<lang>.toml`` — page furniture, card names, house-rule texts and the glossary.
 
 A text starts with ``key: value`` lines (``title``, ``essence``), then a blank line, then
@@ -41,7 +42,10 @@ from .words import CONTENT_DIR, DEFAULT_LANG, on_off, option_words, words
 RULES = "rules"
 SUMMARY = "summary"
 INDEX = "index"
-KINDS = (RULES, SUMMARY, INDEX)
+GLOSSARY = "glossary"
+KINDS = (RULES, SUMMARY, INDEX, GLOSSARY)
+# Pages of no game: the rules index and the glossary.
+GAMELESS = (INDEX, GLOSSARY)
 
 # The sections of every full rules page, in order; their ids are the same in every language.
 SECTION_IDS = (
@@ -60,6 +64,8 @@ SECTION_IDS = (
 )
 
 __all__ = [
+    "GAMELESS",
+    "GLOSSARY",
     "INDEX",
     "KINDS",
     "RULES",
@@ -112,8 +118,8 @@ class RenderedPage:
 
 
 def content_path(kind: str, variant_id: str | None, lang: str) -> Path:
-    if kind == INDEX:
-        return CONTENT_DIR / "index" / f"{lang}.md"
+    if kind in GAMELESS:
+        return CONTENT_DIR / kind / f"{lang}.md"
     suffix = ".summary.md" if kind == SUMMARY else ".md"
     return CONTENT_DIR / str(variant_id) / f"{lang}{suffix}"
 
@@ -176,13 +182,13 @@ def get_page(kind: str, variant_id: str | None, lang: str) -> RenderedPage:
     """The rendered page, from process memory after the first time it was asked for."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of page {kind!r}")
-    if kind != INDEX and variant_id not in VARIANT_IDS:
+    if kind not in GAMELESS and variant_id not in VARIANT_IDS:
         raise ValueError(f"unknown variant {variant_id!r}")
     stamp = 0.0
     if settings.DEBUG:
         path = content_path(kind, variant_id, lang)
         stamp = path.stat().st_mtime if path.exists() else 0.0
-    return _cached(kind, variant_id if kind != INDEX else None, lang, stamp)
+    return _cached(kind, variant_id if kind not in GAMELESS else None, lang, stamp)
 
 
 def clear_cache() -> None:

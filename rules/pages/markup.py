@@ -34,13 +34,16 @@ Block placeholders (a paragraph of their own):
 
 ``[[table: decks]]``, ``[[table: schedule]]``, ``[[table: penalties]]``, ``[[table: payments]]``
     tables built from the engine's data.
+``[[table: all-decks]]``
+    decks and jokers per number of players, one column per game (for the rules index).
 ``[[ledger: players=Anna,Ben,Cleo,Dan winner=Anna wild_twos=1 jokers=1]]``
     one classic deal: every player's gain or loss.
 ``[[deal: Anna=out Ben=5S,7H,QD Cleo=AH,JK]]``
     one deal of a penalty game (``penalty_deal``), with ``handromme=true`` and house-rule
     options (``handromme_doubles=true``) as further arguments.
 ``[[glossary]]``
-    the glossary of the language, the entries that concern the page's game.
+    the glossary of the language, the entries that concern the page's game (on a page of no
+    game, every entry, each limited one with the games it concerns).
 ``[[options]]``
     the house-rule options; filled in per request (with the reader's game marked).
 """
@@ -299,7 +302,10 @@ def _penalty_sum(ctx: RenderContext, args: str) -> etree.Element:
     variant, cards = _penalty_cards(ctx, args)
     total = hand_penalty(cards, variant)
     ctx.examples.append(Example("penalty", variant.id, args, total))
-    text = " + ".join(str(variant.penalty(c)) for c in cards) + f" = {total}"
+    # one card is its value alone: "20", never "20 = 20"
+    text = str(total)
+    if len(cards) > 1:
+        text = " + ".join(str(variant.penalty(c)) for c in cards) + f" = {total}"
     return _number("penalty", args, total, text)
 
 
@@ -435,6 +441,36 @@ def _decks_table(ctx: RenderContext) -> etree.Element:
     return _table(head, rows, "rules-table decks")
 
 
+def _all_decks_table(ctx: RenderContext) -> etree.Element:
+    """Decks and jokers per number of players, one column per game (for a page of no game).
+
+    A cell is ``decks / jokers``; where they change during a game (the Spanish rules), the
+    figures of each stretch of deals follow one another with arrows. No game: a dash.
+    """
+    w = ctx.words
+    variants = [get_variant(vid) for vid in VARIANT_IDS]
+    low = min(v.min_players for v in variants)
+    high = max(v.max_players for v in variants)
+    rows: list[list[Any]] = []
+    for players in range(low, high + 1):
+        row: list[Any] = [players]
+        for v in variants:
+            if not v.min_players <= players <= v.max_players:
+                row.append("–")
+                continue
+            deals = len(v.schedule or ()) or 1
+            stretches: list[tuple[int, int]] = []
+            for deal in range(1, deals + 1):
+                figures = v.decks(players, deal)
+                if not stretches or stretches[-1] != figures:
+                    stretches.append(figures)
+            # a stretch never breaks inside; a narrow screen wraps the cell at the arrows
+            row.append(" → ".join(f"{d}\u00a0/\u00a0{j}" for d, j in stretches))
+        rows.append(row)
+    head = [w["tables"]["players"], *(w["games"][v.id] for v in variants)]
+    return _table(head, rows, "rules-table all-decks")
+
+
 def _schedule_table(ctx: RenderContext) -> etree.Element:
     v = ctx.need_variant("table: schedule")
     if not v.schedule:
@@ -488,6 +524,7 @@ def _payments_table(ctx: RenderContext) -> etree.Element:
 def _table_block(ctx: RenderContext, args: str) -> etree.Element:
     builders: dict[str, Callable[[RenderContext], etree.Element]] = {
         "decks": _decks_table,
+        "all-decks": _all_decks_table,
         "schedule": _schedule_table,
         "penalties": _penalties_table,
         "payments": _payments_table,
@@ -496,6 +533,12 @@ def _table_block(ctx: RenderContext, args: str) -> etree.Element:
     if name not in builders:
         raise ContentError(f"unknown table {name!r}")
     wrap = _el("div", cls="table-wrap")
+    if name == "all-decks":
+        # wide enough to scroll on a small phone: reachable by keyboard, named by its section
+        # (the rules index's "## … {#decks}")
+        wrap.set("tabindex", "0")
+        wrap.set("role", "region")
+        wrap.set("aria-labelledby", "decks")
     wrap.append(builders[name](ctx))
     return wrap
 
@@ -553,11 +596,15 @@ def _deal(ctx: RenderContext, args: str) -> etree.Element:
 def _glossary(ctx: RenderContext, args: str) -> etree.Element:
     vid = ctx.variant.id if ctx.variant else None
     dl = _el("dl", cls="glossary")
+    games = ctx.words.get("games", {})
     for entry in ctx.words.get("glossary", []):
         if vid and "variants" in entry and vid not in entry["variants"]:
             continue
         _sub(dl, "dt", entry["term"])
         _sub(dl, "dd", entry["text"])
+        if not vid and "variants" in entry:  # the glossary page: which games use the word
+            names = " · ".join(games[v] for v in entry["variants"])
+            _sub(dl, "dd", games["only"].format(games=names), "glossary-games")
     return dl
 
 

@@ -19,6 +19,7 @@ PAGES = [
     "/en/rules/classic/",
     "/pl/rules/contract-spanish/",
     "/fi/rules/romme/summary/",
+    "/nb/rules/glossary/",
 ]
 
 

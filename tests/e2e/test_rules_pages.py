@@ -2,6 +2,8 @@ import re
 
 import pytest
 
+from rules import pages
+from rules.pages.words import words
 from tests.e2e.conftest import screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -49,6 +51,9 @@ def test_the_house_rules_of_a_game_are_marked(page):
 
 @pytest.mark.parametrize("lang", ["de", "pl"])
 def test_every_game_fits_a_phone_in_long_languages(page, lang):
+    for path in ("rules/", "rules/glossary/"):  # the index with its table of decks
+        page.goto(f"{page.base}/{lang}/{path}")
+        assert _fits_the_phone(page), path
     for variant in ("classic", "contract-nordic", "contract-spanish", "romme"):
         page.goto(f"{page.base}/{lang}/rules/{variant}/")
         assert _fits_the_phone(page), variant
@@ -81,3 +86,21 @@ def test_every_summary_prints_on_one_sheet(page, lang):
         pdf = page.pdf(format="A4")
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert pages == 1, f"{lang} {variant}: {pages} pages"
+
+
+def test_the_glossary_is_reached_from_the_index_and_reads_on_a_phone(page):
+    page.goto(page.base + "/es/rules/")
+    # the table of decks scrolls inside its box, never the page
+    assert page.locator("table.all-decks").is_visible()
+    assert _fits_the_phone(page)
+    page.locator(".rules-glossary-link a").click()
+    page.wait_for_url("**/es/rules/glossary/")
+    assert page.locator("html").get_attribute("lang") == "es"
+    assert page.locator(".glossary dt").count() == len(words("es")["glossary"])
+    assert page.locator(".glossary dd.glossary-games").first.is_visible()
+    assert _fits_the_phone(page)
+    screenshot(page, "rules-glossary-es")
+    page.locator(".lang summary").click()
+    page.locator('.lang a[hreflang="fi"]').click()
+    page.wait_for_url("**/fi/rules/glossary/")
+    assert page.locator("h1").inner_text() == pages.get_page(pages.GLOSSARY, None, "fi").title

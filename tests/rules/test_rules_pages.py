@@ -469,7 +469,7 @@ def test_pages_are_rendered_once_not_on_every_request(client, monkeypatch, fresh
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_language_has_all_the_words_english_has(lang):
     english, other = words("en"), words(lang)
-    for section in ("page", "options", "tables", "payments", "cards", "option"):
+    for section in ("page", "options", "tables", "payments", "cards", "option", "games"):
         assert set(other[section]) == set(english[section]), section
     for name in english["option"]:
         assert set(other["option"][name]) == {"label", "help"}
