@@ -51,6 +51,7 @@ def rules_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_safe
 def rules_glossary(request: HttpRequest) -> HttpResponse:
     """``/<lang>/rules/glossary/``: the words of the games in the page's language, every entry
     of the glossary in ``words/<lang>.toml`` (each game's page shows the entries of that game)."""
