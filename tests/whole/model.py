@@ -153,7 +153,9 @@ class MEvening:
         money = []
         for pk, stake in self.games:
             game = games[pk]
-            totals = {seat.name.casefold(): t for seat, t in zip(game.seats, game.totals(), strict=True)}
+            totals = {
+                seat.name.casefold(): t for seat, t in zip(game.seats, game.totals(), strict=True)
+            }
             money.append(MoneyGame(totals=totals, variant_id=game.variant, stake=stake))
         return ledger(dict(self.carried), money)
 
