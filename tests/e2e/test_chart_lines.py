@@ -6,7 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorepad.models import Evening
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, SCREENSHOTS
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import hidden, own
 
@@ -107,5 +107,8 @@ def test_every_line_of_the_evening_and_rating_charts_is_visible(
             assert line["points"] >= 2 and line["size"] > 0, (which, line)  # coordinates read
         if which.startswith("evening"):  # the players told apart, as on the sheet
             assert len({line["stroke"] for line in lines}) == 3, lines
+        SCREENSHOTS.mkdir(exist_ok=True)
+        shot = SCREENSHOTS / f"chart-lines-{which}-{scheme}.png"
+        page.locator("figure.chart").first.screenshot(path=str(shot))
     assert errors == []  # no "Expected length" from a decimal comma
     context.close()
