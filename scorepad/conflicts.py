@@ -44,11 +44,19 @@ def encode(values: dict[str, str]) -> str:
     return json.dumps({k: v for k, v in values.items() if v}, separators=(",", ":"))
 
 
+# The longest ``base`` read back: far more than any deal form's fields hold (a form of twelve
+# players' cards is a few thousand characters); a longer one is no base.
+BASE_MAX = 20_000
+
+
 def decode(text: str | None) -> dict[str, str] | None:
-    """A ``base`` field read back; None when it is missing or not what encode() made."""
+    """A ``base`` field read back; None when it is missing or not what encode() made: not
+    JSON, too long, nested too deeply for the parser, or not a mapping of texts."""
+    if not isinstance(text, str) or len(text) > BASE_MAX:
+        return None
     try:
-        data = json.loads(text or "")
-    except ValueError:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
         return None
     if not isinstance(data, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()
@@ -80,24 +88,33 @@ def merge(
 ) -> tuple[dict[str, str], list[str], list[str]]:
     """Three-way merge of a deal form's values: (merged, fields that differ, fields taken).
 
+    A field that differs is one both phones changed, to different values; the merged value
+    keeps this phone's, to be checked before saving. A field only the other phone changed is
+    taken (and listed); a field only this phone changed keeps its value and is no difference.
     Without a base (a form from before this existed) every field of this phone counts as
-    its change. A field that differs is one this phone changed to something else than the
-    other phone saved; the merged value keeps this phone's, to be checked before saving.
+    its change, so each that is not what the other phone saved differs.
     """
     merged: dict[str, str] = {}
     differ: list[str] = []
     taken: list[str] = []
     for name in sorted(set(mine) | set(theirs)):
         m, t = mine.get(name, ""), theirs.get(name, "")
-        b = None if base is None else base.get(name, "")
-        if b is not None and m == b:
-            merged[name] = t
-            if t != m:
-                taken.append(name)
-        else:
+        if m == t:
             merged[name] = m
-            if m != t:
-                differ.append(name)
+            continue
+        if base is None:
+            merged[name] = m
+            differ.append(name)
+            continue
+        b = base.get(name, "")
+        if m == b:  # only the other phone changed it
+            merged[name] = t
+            taken.append(name)
+        elif t == b:  # only this phone changed it
+            merged[name] = m
+        else:  # both changed it, differently
+            merged[name] = m
+            differ.append(name)
     return merged, differ, taken
 
 

@@ -29,6 +29,8 @@ from rules.facts import NAMES
 
 from .access import editor_link_shown, private_to_editors, seen_tokens
 from .forms import MoneyField, OwnMessages
+from .marks import MARKS, Line, coordinate
+from .marks import points as svg_points
 from .models import NAME_MAX, Evening, EveningGame, Game, Seat
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
@@ -198,23 +200,14 @@ class GameLine:
 
 
 @dataclass
-class Series:
-    name: str
-    points: str
-    css: str
-    end_x: float
-    end_y: float
-
-
-@dataclass
 class EveningChart:
     width: int
     height: int
-    zero_y: float
-    series: list[Series]
+    series: list[Line]  # each player's balance, in the player's mark
     low: Decimal
     high: Decimal
-    ticks: list[tuple[float, float]]
+    grid: str  # SVG path data: a line at the end of each game
+    axis: str  # SVG path data: the line of a zero balance
 
 
 @dataclass
@@ -290,11 +283,11 @@ def build_evening(evening: Evening) -> EveningPage:
 CHART_WIDTH = 320
 CHART_HEIGHT = 180
 CHART_PAD = 8
-CHART_COLOURS = 12  # the CSS classes .series-0 ... .series-11 of the game chart
 
 
 def build_chart(page: EveningPage) -> EveningChart:
-    """Each player's balance from the start of the evening to the end of each game."""
+    """Each player's balance from the start of the evening to the end of each game, drawn
+    with the players' marks as the sheet's chart draws them (scorepad/marks.py)."""
     start = page.carried or [0] * len(page.names)
     columns = [[start[i]] + [line.running[i] for line in page.lines] for i in range(len(start))]
     values = [v for col in columns for v in col] + [0]
@@ -306,29 +299,26 @@ def build_chart(page: EveningPage) -> EveningChart:
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
 
     def x(i: int) -> float:
-        return round(CHART_PAD + inner_w * i / steps, 1)
+        return CHART_PAD + inner_w * i / steps
 
     def y(v: int) -> float:
-        return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+        return CHART_PAD + inner_h * (high - v) / (high - low)
 
     series = [
-        Series(
-            name=name,
-            points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col)),
-            css=f"series-{i % CHART_COLOURS}",
-            end_x=x(steps),
-            end_y=y(col[-1]),
+        Line(
+            name=name, points=svg_points([(x(j), y(v)) for j, v in enumerate(col)]), mark=i % MARKS
         )
         for i, (name, col) in enumerate(zip(page.names, columns, strict=True))
     ]
+    bottom = coordinate(CHART_HEIGHT - CHART_PAD)
     return EveningChart(
         width=CHART_WIDTH,
         height=CHART_HEIGHT,
-        zero_y=y(0),
         series=series,
         low=from_cents(low),
         high=from_cents(high),
-        ticks=[(x(j), CHART_HEIGHT - CHART_PAD) for j in range(steps + 1)],
+        grid="".join(f"M{coordinate(x(j))} {CHART_PAD}V{bottom}" for j in range(steps + 1)),
+        axis=f"M0 {coordinate(y(0))}H{CHART_WIDTH}",
     )
 
 

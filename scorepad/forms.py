@@ -46,6 +46,7 @@ from rules.facts import NAMES
 from rules.i18n import engine_message
 from rules.pages.words import on_off, option_words, payment_label
 
+from . import conflicts
 from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
 
 
@@ -539,6 +540,15 @@ CARDS_BOX = {
 }
 
 
+class BaseField(forms.CharField):
+    """The hidden ``base`` of a correction: a value too long to be one (conflicts.BASE_MAX)
+    is read as none, never an error the player could not act on."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return text if len(text) <= conflicts.BASE_MAX else ""
+
+
 class DealForm(OwnMessages):
     """What both kinds of deal forms share: who went out, the version and the one-time token."""
 
@@ -547,7 +557,7 @@ class DealForm(OwnMessages):
     # Where the form started (scorepad/conflicts.py): the number of the deal it records, and
     # for a correction the values its fields had when it opened.
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    base = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20000)
+    base = BaseField(widget=forms.HiddenInput, required=False)
     went_out = forms.ChoiceField(
         label=_("Who went out?"),
         widget=forms.RadioSelect,

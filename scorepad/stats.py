@@ -28,6 +28,9 @@ from openskill.models import PlackettLuce
 from rules.engine.scoring import running_totals, standings
 from rules.engine.variants import VARIANT_IDS, get_variant
 
+from .marks import Line, coordinate
+from .marks import points as svg_points
+
 P = Hashable  # whatever names a player: the page uses player ids
 
 
@@ -232,27 +235,30 @@ CHART_PAD = 8
 @dataclass(frozen=True)
 class RatingChart:
     """A rating after each finished game (game 0: the starting rating) as SVG geometry: the
-    line of mu and the band mu ± sigma."""
+    line of mu, in the first player's mark (scorepad/marks.py), and the band mu ± sigma."""
 
     width: int
     height: int
     line: str  # polyline points
     band: str  # polygon points
-    end_x: float
-    end_y: float
     low: float
     high: float
     ticks: tuple[float, ...]
+    grid: str  # SVG path data: a line at each finished game
+
+    @property
+    def series(self) -> tuple[Line, ...]:
+        return (Line(name="", points=self.line, mark=0),)
 
     @classmethod
     def build(cls, history: Sequence[Rating]) -> RatingChart | None:
         if not history:
             return None
         start = MODEL.rating()
-        points = [Rating(start.mu, start.sigma), *history]
-        low = min(r.mu - r.sigma for r in points)
-        high = max(r.mu + r.sigma for r in points)
-        steps = len(points) - 1
+        ratings = [Rating(start.mu, start.sigma), *history]
+        low = min(r.mu - r.sigma for r in ratings)
+        high = max(r.mu + r.sigma for r in ratings)
+        steps = len(ratings) - 1
         inner_w = CHART_WIDTH - 2 * CHART_PAD
         inner_h = CHART_HEIGHT - 2 * CHART_PAD
 
@@ -262,19 +268,19 @@ class RatingChart:
         def y(v: float) -> float:
             return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
 
-        line = " ".join(f"{x(i)},{y(r.mu)}" for i, r in enumerate(points))
-        upper = [f"{x(i)},{y(r.mu + r.sigma)}" for i, r in enumerate(points)]
-        lower = [f"{x(i)},{y(r.mu - r.sigma)}" for i, r in enumerate(points)]
+        upper = [(x(i), y(r.mu + r.sigma)) for i, r in enumerate(ratings)]
+        lower = [(x(i), y(r.mu - r.sigma)) for i, r in enumerate(ratings)]
+        ticks = tuple(x(i) for i in range(steps + 1))
+        bottom = CHART_HEIGHT - CHART_PAD
         return cls(
             width=CHART_WIDTH,
             height=CHART_HEIGHT,
-            line=line,
-            band=" ".join(upper + lower[::-1]),
-            end_x=x(steps),
-            end_y=y(points[-1].mu),
+            line=svg_points([(x(i), y(r.mu)) for i, r in enumerate(ratings)]),
+            band=svg_points(upper + lower[::-1]),
             low=round(low, 1),
             high=round(high, 1),
-            ticks=tuple(x(i) for i in range(steps + 1)),
+            ticks=ticks,
+            grid="".join(f"M{coordinate(t)} {CHART_PAD}V{bottom}" for t in ticks),
         )
 
 

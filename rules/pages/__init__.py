@@ -240,6 +240,8 @@ def game_options(variant: Variant, query) -> GameOptions:
             given = json.loads(text)
         except ValueError:
             given = _pairs_text(text)
+        except RecursionError:  # thousands of nested brackets: not options
+            given = None
         if isinstance(given, dict):
             raw.update(given)
         else:

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import conflicts
+from .. import conflicts, history
 from ..access import Access, actor, game_view, resolve
 from ..forms import DealForm, deal_form_class, form_data, once_token, small_int
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
@@ -388,18 +388,24 @@ def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
 BROUGHT_BACK_KINDS = ("undone", "deleted")
 
 
-def _restored_result(access: Access, event: GameEvent) -> DealForm:
+def _restored_result(access: Access, event: GameEvent) -> DealForm | None:
     """The deal an undo or delete took away, entered again through its form and the engine
-    (the game's rules are the same), so it comes back exactly as it was scored."""
-    before = event.details.get("before") or {}
+    (the game's rules are the same), so it comes back exactly as it was scored. None when
+    the entry kept is of a shape no deal form reads (a backup keeps entries as they were)."""
+    before = history.mapping(history.mapping(event.details).get("before"))
+    status = before.get("status")
     taken = Deal(
-        status=before.get("status", Deal.Status.SCORED),
-        went_out=before.get("went_out"),
-        handromme=bool(before.get("handromme")),
-        entry=before.get("entry") or {},
+        status=status if status in Deal.Status.values else Deal.Status.SCORED,
+        went_out=history.number(before.get("went_out")),
+        handromme=before.get("handromme") is True,
+        entry=dict(history.mapping(before.get("entry"))),
     )
-    initial = deal_form_class(access.game).initial_from(taken)
-    played = {int(pos) for pos in before.get("scores") or {}}
+    try:
+        initial = deal_form_class(access.game).initial_from(taken)
+    except (AttributeError, TypeError, ValueError):
+        return None
+    scores = history.mapping(before.get("scores"))
+    played = {int(pos) for pos in scores if pos.isascii() and pos.isdigit()}
     seats = [s for s in access.game.seats.all() if s.position in played] or None
     data = form_data({**initial, "version": 0, "once": "restore"})
     form = _deal_form(access, data, seats=seats, number=event.deal_number)
@@ -411,7 +417,12 @@ def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -
     if _used_once(request, access):
         return _done(request, access, "already", _already_done(), INFO)
     game = access.game
-    if event is None or event.kind not in BROUGHT_BACK_KINDS:
+    if (
+        event is None
+        or event.kind not in BROUGHT_BACK_KINDS
+        or history.number(event.deal_number) is None
+        or event.deal_number < 1
+    ):
         return _done(request, access, "gone", _("There is no deal to bring back."), INFO)
     if GameEvent.objects.filter(game=game, kind="restored", details__source=event.pk).exists():
         return _done(
@@ -424,7 +435,7 @@ def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -
     if game.is_finished or game.is_complete(len(game.deals.all())):
         return _done(request, access, "gone", _ended(), ERROR)
     form = _restored_result(access, event)
-    if form.result is None:
+    if form is None or form.result is None:
         return _done(
             request,
             access,
@@ -434,8 +445,10 @@ def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -
             ERROR,
         )
 
+    result = form.result
+
     def change(**kwargs):
-        return game.restore_deal(form.result, event.deal_number, source=event, **kwargs)
+        return game.restore_deal(result, event.deal_number, source=event, **kwargs)
 
     count = len(game.deals.all())
     number = min(event.deal_number, count + 1)

@@ -14,10 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from rules.engine.cards import parse_card
 from rules.facts import NAMES
-from rules.pages.faces import face
 
+from .. import history
 from ..access import (
     Access,
     actor,
@@ -63,89 +62,15 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     return HttpResponse(render_to_string("scorepad/game.html#sheet", context, request))
 
 
-def _describe(side: dict, names: dict[str, str]) -> str:
-    """One line for a deal as the history kept it: who went out, and the payment."""
-    if not side:
-        return ""
-    if side.get("status") == "abandoned":
-        return _("abandoned, no score")
-    went_out = side.get("went_out")
-    parts = [
-        _("%(name)s went out") % {"name": names.get(str(went_out), "?")}
-        if went_out is not None
-        else _("nobody went out")
-    ]
-    if side.get("handromme"):
-        parts.append(_("Handrommé"))
-    if side.get("payment") is not None:
-        parts.append(_("payment %(n)d") % {"n": side["payment"]})
-    return ", ".join(parts)
-
-
-def _table_note(event) -> str:
-    """One line for a change of the table: who joined, left, came back or was renamed, the target."""
-    d = event.details
-    if event.kind == "joined":
-        return _("%(name)s sat down, starting with %(n)d.") % {
-            "name": d.get("name"),
-            "n": d.get("start", 0),
-        }
-    if event.kind in ("left", "returned"):
-        return str(d.get("name", ""))
-    if event.kind == "renamed":
-        return _("%(before)s is now called %(after)s.") % {
-            "before": d.get("before"),
-            "after": d.get("after"),
-        }
-    if event.kind == "target":
-        parts = []
-        if d.get("score"):
-            parts.append(_("a total of %(n)d") % {"n": d["score"]})
-        if d.get("deals"):
-            parts.append(_("after deal %(n)d") % {"n": d["deals"]})
-        return ", ".join(parts) or _("no target")
-    if d.get("target"):
-        return _("The target was reached: the game ended.")
-    return ""
-
-
 @require_GET
 @game_view()
 def game_history(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     names = {str(s.position): s.player.name for s in game.seats.all()}
-    lang = request.LANGUAGE_CODE
-    events = []
-    kept = list(game.events.all()[:300])
-    restored = {e.details.get("source") for e in kept if e.kind == "restored"}
     open_slot = (
         access.can_edit and not game.is_finished and not game.is_complete(game.deals.count())
     )
-    for event in kept:
-        changes = []
-        before = event.details.get("before", {}).get("scores", {})
-        after = event.details.get("after", {}).get("scores", {})
-        for pos, name in names.items():
-            if pos in before or pos in after:
-                changes.append((name, before.get(pos), after.get(pos)))
-        draw = []
-        for rnd in event.details.get("draw") or []:
-            draw.append(
-                [(names.get(pos, pos), face(parse_card(c), lang)) for pos, c in rnd.items()]
-            )
-        events.append(
-            {
-                "event": event,
-                "changes": changes,
-                "draw": draw,
-                "before": _describe(event.details.get("before", {}), names),
-                "after": _describe(event.details.get("after", {}), names),
-                "note": _table_note(event),
-                "bring_back": open_slot
-                and event.kind in ("undone", "deleted")
-                and event.pk not in restored,
-            }
-        )
+    events = history.entries(game.events.all()[:300], names, request.LANGUAGE_CODE, open_slot)
     return render(
         request,
         "scorepad/history.html",

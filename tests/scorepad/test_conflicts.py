@@ -3,11 +3,14 @@ field by field and shown, never saved over it; two phones recording the same dea
 whether it is another deal or the same one."""
 
 import html
+import json
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorepad import conflicts
 from scorepad.models import GameEvent
@@ -69,7 +72,7 @@ def test_a_field_this_phone_left_alone_takes_the_other_phones_value():
     theirs = {"points_0": "20", "points_1": "15"}
     merged, differ, taken = conflicts.merge(base, mine, theirs)
     assert merged == {"points_0": "20", "points_1": "25"}
-    assert differ == ["points_1"] and taken == ["points_0"]
+    assert differ == [] and taken == ["points_0"]  # points_1: only this phone changed it
 
 
 def test_a_field_both_phones_changed_keeps_mine_and_is_marked():
@@ -112,8 +115,8 @@ def test_two_corrections_of_different_fields_both_survive(phones, nordic):
     merged = form_fields(body)
     assert merged["points_0"] == "20" and merged["points_1"] == "25"
     box = re.search(r'<section class="conflict.*?</section>', body, re.S).group(0)
-    assert re.search(r'<li data-field="points_1"><strong>Penalty points of Ben</strong>', box)
-    assert "The other phone saved: 15 · Yours, now in the form: 25" in box
+    # Ben's penalty was changed on this phone only: no difference (issue 21, item 5).
+    assert 'data-field="points_1"' not in box and "The other phone saved" not in box
     taken = re.search(r'<ul class="taken">.*?</ul>', box, re.S).group(0)
     assert "Penalty points of Anna</strong>: 20 (was 10)" in taken
 
@@ -253,3 +256,137 @@ def test_a_deal_undone_meanwhile_just_records_under_the_next_number(phones, nord
     ).content.decode()
     assert "Another phone recorded" not in body and "Record deal 1" in body
     assert form_fields(body)["number"] == "1"
+
+
+# --- issue 21, item 5: only what both phones changed is where they differ -------------------
+
+
+def test_a_field_only_this_phone_changed_is_no_difference_and_keeps_mine():
+    base = {"points_0": "10", "points_1": "15"}
+    mine = {"points_0": "10", "points_1": "25"}  # this phone changed points_1 only
+    theirs = {"points_0": "20", "points_1": "15"}  # the other phone points_0 only
+    merged, differ, taken = conflicts.merge(base, mine, theirs)
+    assert merged == {"points_0": "20", "points_1": "25"}
+    assert differ == [] and taken == ["points_0"]
+
+
+def test_the_phones_differ_only_where_both_changed_a_field_to_different_values():
+    base = {"a": "1", "b": "1", "c": "1", "d": "1"}
+    mine = {"a": "2", "b": "1", "c": "3", "d": "4"}
+    theirs = {"a": "1", "b": "5", "c": "3", "d": "6"}
+    merged, differ, taken = conflicts.merge(base, mine, theirs)
+    assert merged == {"a": "2", "b": "5", "c": "3", "d": "4"}
+    assert differ == ["d"] and taken == ["b"]
+
+
+@pytest.fixture
+def maximilian(db):
+    game = GameFactory(variant_id="contract-nordic", players=["Maximilian", "Anneliese", "Cleo"])
+    record_penalty(game, 2, {0: 20, 1: 10})  # Cleo went out
+    game.refresh_from_db()
+    return game
+
+
+def test_a_player_the_other_phone_never_touched_is_not_listed_as_a_difference(maximilian):
+    """A changes Maximilian's penalty, C changes Anneliese's in the same deal; A saves, then C."""
+    a, c = own(Client(), maximilian), Client()
+    edit = url(maximilian, "deal-edit", number=1)
+    form_a = form_fields(a.get(edit).content.decode())
+    form_c = form_fields(c.get(edit).content.decode())
+    assert a.post(edit, {**form_a, "points_0": "30"}).status_code == 302
+    answer = c.post(edit, {**form_c, "points_1": "15"})
+    assert answer.status_code == 409
+    body = answer.content.decode()
+    box = re.search(r'<section class="conflict.*?</section>', body, re.S).group(0)
+    assert '<ul class="differences">' not in box
+    assert "The other phone saved" not in box
+    assert "Nowhere: your changes and the other phone's fit together." in box
+    taken = re.search(r'<ul class="taken">.*?</ul>', box, re.S).group(0)
+    assert 'data-field="points_0"' in taken and "30 (was 20)" in taken
+    assert 'data-field="points_1"' not in taken
+    merged = form_fields(body)
+    assert merged["points_0"] == "30" and merged["points_1"] == "15"
+    assert c.post(edit, merged).status_code == 302
+    assert points(maximilian, 1) == {0: 30, 1: 15, 2: 0}
+
+
+# --- issue 21, item 7: a malformed base is no base, never a 500 -----------------------------
+
+NESTED = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        NESTED,
+        "[" * 5000,
+        '{"points_0": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"a": ' * 3000 + "1" + "}" * 3000,
+        '{"points_0": "' + "9" * 200_000 + '"}',
+        "1" * 100_000,
+        '{"points_0": 10}',
+        '{"points_0": null}',
+        '["points_0", "10"]',
+        "\x00",
+    ],
+)
+def test_a_malformed_base_is_no_base(text):
+    assert conflicts.decode(text) is None
+
+
+def stale_correction(nordic, a, c):
+    """C's correction form of deal 1, opened before A corrected Anna's penalty."""
+    edit = url(nordic, "deal-edit", number=1)
+    form_a = form_fields(a.get(edit).content.decode())
+    form_c = form_fields(c.get(edit).content.decode())
+    assert a.post(edit, {**form_a, "points_0": "20"}).status_code == 302
+    return edit, form_c
+
+
+@pytest.mark.parametrize("base", [NESTED, '{"points_1": ' + "[" * 5000 + "]" * 5000 + "}"])
+def test_a_stale_correction_with_a_deeply_nested_base_is_merged_as_without_one(
+    phones, nordic, base
+):
+    a, c = phones
+    edit, form_c = stale_correction(nordic, a, c)
+    answer = c.post(edit, {**form_c, "points_1": "25", "base": base})
+    assert answer.status_code == 409
+    body = answer.content.decode()
+    assert "Another phone corrected deal 1" in body
+    assert points(nordic, 1) == {0: 20, 1: 15, 2: 0}  # nothing saved
+    merged = form_fields(body)
+    assert merged["points_1"] == "25"
+    assert conflicts.decode(merged["base"]) is not None  # the fresh base is one we made
+
+
+BASES = st.one_of(
+    st.text(max_size=40),
+    st.integers(1, 6000).map(lambda n: "[" * n),
+    st.integers(1, 6000).map(lambda n: '{"points_0":' * n),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(st.sampled_from(["points_0", "points_1", "went_out", "x"]), inner)
+        ),
+        max_leaves=10,
+    ).map(json.dumps),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(base=BASES)
+def test_any_base_of_a_stale_correction_is_answered_never_500(phones, nordic, base):
+    a, c = phones
+    nordic.refresh_from_db()
+    edit = url(nordic, "deal-edit", number=1)
+    form_c = form_fields(c.get(edit).content.decode())
+    form_a = form_fields(a.get(edit).content.decode())
+    a.post(edit, {**form_a, "points_0": str(int(form_a["points_0"]) + 5)})
+    before = points(nordic, 1)
+    answer = c.post(edit, {**form_c, "points_1": "25", "base": base})
+    # A NUL is refused with a message before any view (continental/middleware.py).
+    assert answer.status_code == (400 if "\x00" in base else 409)
+    assert points(nordic, 1) == before
+    decoded = conflicts.decode(base)
+    assert decoded is None or all(isinstance(v, str) for v in decoded.values())

@@ -1,0 +1,131 @@
+"""Every SVG on the game page, the evening page and the player page is well-formed XML in
+every language, its numbers are SVG numbers (never a decimal comma), and every class it
+draws with has a rule in the stylesheet (issue 21, item 3)."""
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from scorepad.models import Evening
+from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
+from tests.scorepad.conftest import hidden, own
+
+pytestmark = pytest.mark.django_db
+
+LANGUAGES = ["en", "de", "nb", "pl", "fi", "es"]
+CSS = (Path(settings.BASE_DIR) / "static" / "css" / "app.css").read_text()
+
+NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+LENGTH = re.compile(rf"{NUMBER}(?:px|%)?")
+NUMBERS = re.compile(rf"\s*{NUMBER}(?:(?:\s*,\s*|\s+){NUMBER})*\s*")
+PATH_DATA = re.compile(rf"(?:\s*[MmLlHhVvCcSsQqTtAaZz]|\s*,?\s*{NUMBER})+\s*")
+# Attributes that hold one number or length, and those that hold a list of numbers.
+ONE = {"x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height",
+       "refX", "refY", "markerWidth", "markerHeight", "stroke-width", "fill-opacity",
+       "opacity", "stroke-opacity"}  # fmt: skip
+MANY = {"viewBox", "points"}
+URL = re.compile(r"url\(#([\w-]+)\)")
+
+
+def finished_classic(names, deals):
+    game = GameFactory(variant_id="classic", players=names)
+    for winner in deals:
+        record_classic(game, winner)
+    game.refresh_from_db()
+    game.end(version=game.version, once=None, actor=ACTOR)
+    return game
+
+
+@pytest.fixture
+def pages(db):
+    """The pages with charts: a game's, an evening's (stake 0.15: amounts with decimals) and a
+    player's (a rating with decimals), each reached by a phone that may open them."""
+    client = Client()
+    first = finished_classic(["Anna", "Ben", "Cleo"], [0, 1, 2, 0])
+    second = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    record_penalty(second, 0, {1: 37, 2: 11})
+    second.refresh_from_db()
+    second.end(version=second.version, once=None, actor=ACTOR)
+    third = finished_classic(["Anna", "Ben", "Cleo"], [1, 1])
+    for game in (first, second, third):
+        own(client, game)
+    form = client.get(reverse("evening-new")).content.decode()
+    answer = client.post(
+        reverse("evening-new"),
+        {
+            "name": "Friday",
+            "stake": "0.15",
+            "once": hidden(form, "once"),
+            "games": [g.editor_token for g in (first, second, third)],
+        },
+    )
+    assert answer.status_code == 302
+    evening = Evening.objects.get()
+    anna = first.seats.get(position=0).player
+    return client, {
+        "game": lambda: reverse("game", kwargs={"token": first.viewer_token}),
+        "evening": lambda: reverse("evening", kwargs={"token": evening.viewer_token}),
+        "player": lambda: reverse("player", kwargs={"pk": anna.pk}),
+    }
+
+
+def svgs(body: str) -> list[str]:
+    found = re.findall(r"<svg\b.*?</svg>", body, re.S)
+    assert found, "no chart on the page"
+    return found
+
+
+def check_svg(text: str) -> None:
+    root = ET.fromstring(text)  # well-formed, or ParseError
+    ids = {e.get("id") for e in root.iter() if e.get("id")}
+    # A chart draws with the stylesheet's classes; a QR code (segno) with its own colours.
+    styled = "qr" not in (root.get("class") or "").split()
+    for element in root.iter():
+        for name, value in element.attrib.items():
+            where = f"<{element.tag} {name}={value!r}>"
+            if name in ONE:
+                assert LENGTH.fullmatch(value), where
+            elif name in MANY:
+                assert NUMBERS.fullmatch(value), where
+            elif name == "d":
+                assert PATH_DATA.fullmatch(value), where
+            for target in URL.findall(value):
+                assert target in ids, where
+        for css_class in (element.get("class") or "").split() if styled else []:
+            assert re.search(rf"\.{re.escape(css_class)}\b", CSS), f"no CSS for .{css_class}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("which", ["game", "evening", "player"])
+def test_every_svg_is_well_formed_with_plain_numbers(pages, lang, which):
+    client, urls = pages
+    with translation.override(lang):
+        answer = client.get(urls[which]())
+    assert answer.status_code == 200
+    for svg in svgs(answer.content.decode()):
+        check_svg(svg)
+
+
+@pytest.mark.parametrize("which", ["evening", "player"])
+def test_the_evening_and_rating_charts_draw_with_the_players_marks(pages, which):
+    """The same per-player marks as the sheet's chart: a class .mN on each line, a marker of
+    the player's shape, and the legend with the same mark."""
+    client, urls = pages
+    body = client.get(urls[which]()).content.decode()
+    svg = svgs(body)[0]
+    lines = re.findall(
+        r'<polyline class="m(\d+)" points="[^"]+" marker-mid="url\(#([\w-]+)\)"', svg
+    )
+    assert lines, svg
+    for mark, marker in lines:
+        assert re.search(rf'<marker id="{marker}" class="m{mark}"', svg)
+    if which == "evening":
+        assert len(lines) == 3
+        legend = re.search(r'<ul class="legend">(.*?)</ul>', body, re.S).group(1)
+        assert re.findall(r'<li class="m(\d+)">', legend) == [m for m, _ in lines]
