@@ -449,8 +449,17 @@ def workers_of(master: int) -> list[int]:
     return pids
 
 
+def pauses(every: float, rng: random.Random):
+    """Seconds between two blows: about ``every``, the first one soon."""
+    yield rng.uniform(0.2, 0.6) * every
+    while True:
+        yield rng.uniform(0.5, 1.5) * every
+
+
 def killer(master: int, every: float, rng: random.Random, stop: threading.Event, fig: Figures):
-    while not stop.wait(rng.uniform(0.5, 1.5) * every):
+    for pause in pauses(every, rng):
+        if stop.wait(pause):
+            return
         pids = workers_of(master)
         if pids:
             try:
@@ -464,7 +473,9 @@ def killer(master: int, every: float, rng: random.Random, stop: threading.Event,
 def dropper(db: str, every: float, rng: random.Random, stop: threading.Event, fig: Figures):
     import psycopg
 
-    while not stop.wait(rng.uniform(0.5, 1.5) * every):
+    for pause in pauses(every, rng):
+        if stop.wait(pause):
+            return
         try:
             with psycopg.connect(load.PG_ADMIN, connect_timeout=3, autocommit=True) as conn:
                 ended = conn.execute(
