@@ -357,6 +357,13 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
             "variant_name": NAMES[game.variant_id],
             "mine": mine,
             "open_ones": open_ones,
+            # A game in an evening (open or closed) starts no other: it counts in one only.
+            "counted": bool(in_it),
+            "counted_elsewhere": (
+                counted_elsewhere_message(evenings_of([game])[game.pk])
+                if in_it and not mine
+                else ""
+            ),
         },
     )
 

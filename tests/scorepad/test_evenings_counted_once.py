@@ -113,6 +113,13 @@ def test_a_game_in_an_open_evening_is_neither_offered_to_another_nor_added(phone
     evenings_page = phone.get(url("game-evenings", two_games[0].editor_token)).content.decode()
     assert "Friday" in evenings_page
     assert url("evening-add", saturday.editor_token) not in evenings_page
+    assert "Start an evening with this game" not in evenings_page
+    # A phone that knows the game but not its evening is told where it counts.
+    other = Client()
+    other.get(url("game", two_games[0].viewer_token))
+    told = other.get(url("game-evenings", two_games[0].viewer_token)).content.decode()
+    assert "counts in the evening “Friday”" in told
+    assert "Start an evening with this game" not in told
 
 
 def test_the_database_keeps_a_game_in_one_evening_at_most(two_games):  # noqa: F811
