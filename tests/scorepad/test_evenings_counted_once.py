@@ -215,3 +215,32 @@ def test_two_phones_adding_one_game_to_two_evenings_at_once_put_it_in_one():
     refused = next(body for status, body in results if status == 200)
     assert "counts in one evening only" in refused
     assert EveningEvent.objects.filter(kind="added").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keeps_a_game_found_in_two_evenings_in_the_first_only():
+    from django.db import connection as db
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("scorepad", "0006_evenings")]
+    after = [("scorepad", "0007_network_one_evening_per_game")]
+    executor = MigrationExecutor(db)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    game = old.get_model("scorepad", "Game").objects.create(
+        variant_id="classic", options={}, viewer_token="v" * 24, editor_token="e" * 24
+    )
+    Evening = old.get_model("scorepad", "Evening")
+    EveningGame = old.get_model("scorepad", "EveningGame")
+    friday = Evening.objects.create(name="Friday", stake="0.10", viewer_token="f" * 24)
+    saturday = Evening.objects.create(name="Saturday", stake="0.10", viewer_token="s" * 24)
+    for evening in (friday, saturday):
+        EveningGame.objects.create(evening=evening, game=game, stake="0.10", position=1)
+    executor = MigrationExecutor(db)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    assert list(EveningGame.objects.values_list("evening_id", flat=True)) == [friday.pk]
+    assert Evening.objects.get(pk=saturday.pk).version == 2  # an open page of it is stale
+    executor = MigrationExecutor(db)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
