@@ -262,12 +262,15 @@ class Phone:
         params: dict = {}
         if op == "record":
             params["went_out"] = self.rng.randrange(len(PLAYERS))
-            fields.update(went_out=str(params["went_out"]), mode="rows")
+            number = self.deals + 1 + sum(e.op == "record" for e in self.outbox)
+            fields.update(went_out=str(params["went_out"]), mode="rows", number=str(number))
             path = self.base + "deals/new/"
         elif op == "edit":
             params["number"] = self.rng.randint(1, self.deals)
             params["went_out"] = self.rng.randrange(len(PLAYERS))
-            fields.update(went_out=str(params["went_out"]), mode="rows")
+            fields.update(
+                went_out=str(params["went_out"]), mode="rows", number=str(params["number"])
+            )
             path = self.base + f"deals/{params['number']}/edit/"
         elif op == "delete":
             params["number"] = self.rng.randint(1, self.deals)
