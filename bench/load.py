@@ -249,15 +249,15 @@ class Gunicorn:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.tail()}")
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
             try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
                 conn.request("GET", "/bench/bare")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200:
+                if conn.getresponse().status == 200:
                     return
             except OSError:
                 pass
+            finally:
+                conn.close()  # also when the server is not listening yet
             time.sleep(0.2)
         raise RuntimeError(f"gunicorn did not answer within {timeout:.0f} s:\n{self.tail()}")
 

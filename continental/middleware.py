@@ -2,7 +2,8 @@
 person types one. The answer is a clear 400 instead of an error deep in a form or a query.
 
 The same middleware answers a view that failed on a full disk with a clear page instead of
-a 500 (continental/diskfull.py)."""
+a 500 (continental/diskfull.py), and one that lost its database connection with a 503
+(continental/dbdown.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.utils.translation import gettext as _
 
-from . import diskfull
+from . import dbdown, diskfull
 
 # The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
 # security headers; an answer they give early skips them, so it goes through them here.
@@ -56,4 +57,6 @@ class RejectNulMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         """A full disk: "nothing was saved" (the view's transaction was rolled back). The
         answer goes out through every middleware, so it has every header."""
-        return diskfull.process_exception(request, exception)
+        return diskfull.process_exception(request, exception) or dbdown.process_exception(
+            request, exception
+        )

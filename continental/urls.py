@@ -6,6 +6,9 @@ from django.urls import include, path
 from rules import api, openapi
 from scorepad.views import app, home
 
+# A lost database connection outside a view answers 503, not the 500 page (dbdown.py).
+handler500 = "continental.dbdown.server_error"
+
 urlpatterns = [
     path("sw.js", app.service_worker, name="service-worker"),
     path("manifest.webmanifest", app.manifest, name="manifest"),

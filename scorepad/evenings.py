@@ -20,6 +20,8 @@ from django import forms
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.evening import EveningGame as GameMoney
@@ -127,6 +129,35 @@ def known_evenings(request: HttpRequest) -> list[Evening]:
     return evenings
 
 
+# --- one evening per game ---------------------------------------------------------------------
+
+
+def evenings_of(games: list[Game]) -> dict[int, Evening]:
+    """The evening each of ``games`` is in, by game id (a game is in one evening at most)."""
+    entries = EveningGame.objects.filter(game__in=[g.pk for g in games]).select_related("evening")
+    return {entry.game_id: entry.evening for entry in entries}
+
+
+def not_in_an_evening(games: list[Game]) -> list[Game]:
+    """The games that may still be added to an evening: those in none, open or closed."""
+    taken = evenings_of(games)
+    return [g for g in games if g.pk not in taken]
+
+
+def counted_elsewhere_message(evening: Evening) -> str:
+    """Why a game cannot be added: the evening (named, with its date) it counts in."""
+    date = date_format(evening.created_at, "SHORT_DATE_FORMAT")
+    if evening.name:
+        return gettext(
+            "That game counts in the evening “%(name)s” of %(date)s already: a game's "
+            "money counts in one evening only."
+        ) % {"name": evening.name, "date": date}
+    return gettext(
+        "That game counts in the evening of %(date)s already: a game's money counts in "
+        "one evening only."
+    ) % {"date": date}
+
+
 # --- forms ----------------------------------------------------------------------------------
 
 
@@ -147,12 +178,19 @@ class EveningForm(OwnMessages):
     def __init__(self, *args, games: list[Game], **kwargs):
         super().__init__(*args, **kwargs)
         self.known = {g.link_token: g for g in games}
+        self.offered = not_in_an_evening(games)  # what the form lists
         self.fields["games"].choices = [(g.link_token, g.pk) for g in games]
         self.fields["games"].error_messages["invalid_choice"] = _("Choose the games from the list.")
 
     def clean_games(self) -> list[str]:
-        """The games ticked, each once (a form sent by hand may repeat one)."""
-        return list(dict.fromkeys(self.cleaned_data["games"]))
+        """The games ticked, each once (a form sent by hand may repeat one), none of them
+        in an evening already."""
+        tokens = list(dict.fromkeys(self.cleaned_data["games"]))
+        taken = evenings_of([self.known[t] for t in tokens])
+        for token in tokens:
+            if self.known[token].pk in taken:
+                raise forms.ValidationError(counted_elsewhere_message(taken[self.known[token].pk]))
+        return tokens
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -178,6 +216,10 @@ class AddGameForm(OwnMessages):
         if game is None:
             raise forms.ValidationError(_("That game was not found; its link may be replaced."))
         return game
+
+    def refuse_counted_elsewhere(self, evening: Evening) -> None:
+        """The game chosen counts in another evening: say which, on the game's control."""
+        self.add_error("game", counted_elsewhere_message(evening))
 
 
 # --- the page -------------------------------------------------------------------------------

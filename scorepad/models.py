@@ -755,12 +755,16 @@ class Evening(models.Model):
         def apply(evening: Evening) -> dict[str, Any]:
             if evening.is_closed:
                 raise EveningClosed
-            if evening.games.filter(game=game).exists():
-                raise StaleVersion
+            counted_in(game, evening)
             last = evening.games.aggregate(models.Max("position"))["position__max"]
-            EveningGame.objects.create(
-                evening=evening, game=game, stake=stake, position=(last or 0) + 1
-            )
+            try:
+                with transaction.atomic():
+                    EveningGame.objects.create(
+                        evening=evening, game=game, stake=stake, position=(last or 0) + 1
+                    )
+            except IntegrityError:  # another phone added it meanwhile, here or elsewhere
+                counted_in(game, evening)
+                raise
             return {"game": game.pk, "stake": str(stake)}
 
         return self.change(version=version, once=once, actor=actor, kind="added", apply=apply)
@@ -822,6 +826,26 @@ class EveningClosed(Exception):
     """The evening's balances were carried to the next evening: it changes no more."""
 
 
+class CountedElsewhere(Exception):
+    """The game is in another evening already: a game's money counts in one evening only
+    (and so never together with a balance carried from the evening it was in)."""
+
+    def __init__(self, evening: Evening):
+        super().__init__(f"the game is in evening {evening.pk}")
+        self.evening = evening
+
+
+def counted_in(game: Game, evening: Evening) -> None:
+    """Raise StaleVersion when ``game`` is in ``evening`` already, CountedElsewhere when it
+    is in any other evening (open or closed)."""
+    entry = EveningGame.objects.filter(game=game).select_related("evening").first()
+    if entry is None:
+        return
+    if entry.evening_id == evening.pk:
+        raise StaleVersion
+    raise CountedElsewhere(entry.evening)
+
+
 class EveningGame(models.Model):
     """A game of an evening, with the money one of its points is worth."""
 
@@ -835,6 +859,8 @@ class EveningGame(models.Model):
         ordering = ["evening", "position"]
         constraints = [
             models.UniqueConstraint(fields=["evening", "game"], name="evening_game_once"),
+            # A game's money counts in one evening only.
+            models.UniqueConstraint(fields=["game"], name="evening_game_one_evening"),
         ]
 
     def __str__(self) -> str:

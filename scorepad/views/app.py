@@ -22,7 +22,10 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   refuses a version another phone moved on from. Such a conflict (or a refused form) stops
   that game's queue and waits for the player: "Open it" posts the kept form so that the
   fresh sheet shows it with the conflict, saved only by a tap; "Discard" drops it after a
-  confirmation. Nothing is overwritten or dropped without the player.
+  confirmation. Nothing is overwritten or dropped without the player. A 503 (the server
+  could not reach its database, ``continental/dbdown.py``) or any other 5xx leaves the write
+  in the outbox to be sent again with the same token ("already" if it had been saved).
+  ``bench/chaos.py`` drives this protocol from six phones while the server fails.
 - The screen is kept awake with the Screen Wake Lock API where the browser has one (a
   toggle, remembered on the phone).
 """

@@ -7,7 +7,9 @@ used changes nothing and just goes back to the sheet.
 A phone's outbox (static/js/table.js) sends the writes it kept while it had no connection
 with the header ``X-Scorepad-Outbox``: those get a short JSON answer instead of a page
 (``outcome``: saved, already, conflict, invalid or gone; the game's ``version``; a
-``message`` for the player), and leave no message behind for the next page.
+``message`` for the player), and leave no message behind for the next page. When the
+database cannot be reached the answer is 503 ``retry`` (continental/dbdown.py): the outbox
+sends the write again later, and its one-time token makes that safe.
 """
 
 from __future__ import annotations

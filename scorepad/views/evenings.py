@@ -25,8 +25,11 @@ from ..evenings import (
     EveningAccess,
     EveningForm,
     build_evening,
+    counted_elsewhere_message,
     evening_view,
+    evenings_of,
     known_evenings,
+    not_in_an_evening,
     remember_created_evening,
     resolve_evening,
 )
@@ -34,6 +37,7 @@ from ..forms import once_token, small_int
 from ..models import (
     Actor,
     AlreadyDone,
+    CountedElsewhere,
     Evening,
     EveningClosed,
     EveningEvent,
@@ -67,10 +71,10 @@ def _closed_message() -> str:
     return _("The balances of this evening were carried to the next one; it changes no more.")
 
 
-def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
-    """The games this phone knows that are not in the evening yet, to add."""
-    taken = {entry.game_id for entry in evening.games.all()}
-    return [g for g in known_games(request) if g.pk not in taken]
+def _choices(request: HttpRequest) -> list[Game]:
+    """The games this phone knows that are in no evening yet (open or closed), to add: a
+    game's money counts in one evening only."""
+    return not_in_an_evening(known_games(request))
 
 
 def _default_stake(game: Game, evening: Evening):
@@ -97,11 +101,12 @@ def render_evening(
         "notice": notice,
     }
     if access.can_edit:
-        choices = _choices(request, evening)
+        choices = _choices(request)
         if add_form is None:
-            add_form = AddGameForm(
-                initial={"stake": evening.stake, "version": evening.version, "once": once_token()}
-            )
+            initial = {"stake": evening.stake, "version": evening.version, "once": once_token()}
+            if len(choices) == 1:  # the only game that can be added
+                initial["game"] = choices[0].link_token
+            add_form = AddGameForm(initial=initial)
         context["add_form"] = add_form
         context["add_choices"] = choices
         context["editor_url"] = public_url(request, evening_url(evening.editor_token))
@@ -138,11 +143,21 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     """Start an evening, with the games ticked (``?game=<link>`` ticks one)."""
     games = known_games(request)
     if request.method == "POST":
+        once = request.POST.get("once", "")[:64]
+        earlier = once and EveningEvent.objects.filter(form_token=once, kind="started").first()
+        if earlier:  # a replay: its games are in the evening it made
+            remember_created_evening(request, earlier.evening)
+            messages.info(request, _("That was already done; it happened once."))
+            return redirect(evening_url(earlier.evening.editor_token))
         form = EveningForm(request.POST, games=games)
         if form.is_valid():
-            evening = _start(request, form)
-            messages.success(request, _("The evening has started."))
-            return redirect(evening_url(evening.editor_token))
+            try:
+                evening = _start(request, form)
+            except CountedElsewhere as exc:  # another phone added a game meanwhile
+                form.add_error("games", counted_elsewhere_message(exc.evening))
+            else:
+                messages.success(request, _("The evening has started."))
+                return redirect(evening_url(evening.editor_token))
         return render(request, "scorepad/evening_new.html", {"form": form}, status=200)
     ticked = request.GET.get("game", "")
     initial: dict[str, Any] = {"once": once_token()}
@@ -185,6 +200,10 @@ def _start(request: HttpRequest, form: EveningForm) -> Evening:
         except IntegrityError:
             earlier = EveningEvent.objects.filter(form_token=once, kind="started").first()
             if earlier is None:
+                games = [form.known[t] for t in data["games"]]
+                taken = evenings_of(games)
+                if taken:
+                    raise CountedElsewhere(next(iter(taken.values()))) from None
                 raise
             evening = earlier.evening
     remember_created_evening(request, evening)
@@ -245,10 +264,19 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     def change(**kwargs):
         return evening.add_game(game, data["stake"], **kwargs)
 
-    if evening.games.filter(game=game).exists() and not _replayed(request):
-        messages.info(request, _("That game is in the evening already."))
-        return redirect(evening_url(access.token))
-    return _write(request, access, change, _("The game was added to the evening."), keep=True)
+    if not _replayed(request):
+        other = evenings_of([game]).get(game.pk)
+        if other is not None and other.pk == evening.pk:
+            messages.info(request, _("That game is in the evening already."))
+            return redirect(evening_url(access.token))
+        if other is not None:
+            form.refuse_counted_elsewhere(other)
+            return render_evening(request, access, add_form=form)
+    try:
+        return _write(request, access, change, _("The game was added to the evening."), keep=True)
+    except CountedElsewhere as exc:  # another phone put it in another evening meanwhile
+        form.refuse_counted_elsewhere(exc.evening)
+        return render_evening(request, access, add_form=form)
 
 
 def _replayed(request: HttpRequest) -> bool:
@@ -306,8 +334,8 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
     for evening in known_evenings(request):
         if evening.pk in in_it:
             mine.append(evening)
-        elif evening.can_edit and not evening.is_closed:
-            open_ones.append(evening)
+        elif evening.can_edit and not evening.is_closed and not in_it:
+            open_ones.append(evening)  # a game's money counts in one evening only
     stake = game.value_per_point
     for evening in open_ones:
         evening.add_form = AddGameForm(
@@ -329,6 +357,13 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
             "variant_name": NAMES[game.variant_id],
             "mine": mine,
             "open_ones": open_ones,
+            # A game in an evening (open or closed) starts no other: it counts in one only.
+            "counted": bool(in_it),
+            "counted_elsewhere": (
+                counted_elsewhere_message(evenings_of([game])[game.pk])
+                if in_it and not mine
+                else ""
+            ),
         },
     )
 

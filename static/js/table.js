@@ -365,7 +365,7 @@
                   sent += 1;
                   return outbox.remove(entry.id).then(function () { return false; });
                 }
-                if (result.status === 429 || result.status >= 500) return true; // later
+                if (result.status === 429 || result.status >= 500) return true; // later (503 "retry": the database did not answer)
                 entry.state = "attention";
                 entry.outcome = outcome || (result.status === 404 ? "gone" : "refused");
                 entry.problem = result.answer.message || text(result.status === 404 ? "gone" : "refused");

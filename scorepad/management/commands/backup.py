@@ -349,6 +349,7 @@ def _stake(value: Any, label: str) -> Decimal:
 def _import_evenings(evenings: list[Any]) -> None:
     """The evenings of a backup, after its games: ids, links and history as they were."""
     games = set(Game.objects.values_list("pk", flat=True))
+    placed: dict[int, int] = {}  # game id -> the evening it is in: one evening per game
     made = []
     for item in evenings:
         _check(isinstance(item, dict) and isinstance(item.get("id"), int), "An evening has no id.")
@@ -366,6 +367,12 @@ def _import_evenings(evenings: list[Any]) -> None:
         )
         for entry in item.get("games") or []:
             _check(entry["game"] in games, f"{label}: a game of the evening is not in the backup.")
+            _check(
+                entry["game"] not in placed,
+                f"{label}: game #{entry['game']} is in evening #{placed.get(entry['game'])} "
+                "too; a game's money counts in one evening only.",
+            )
+            placed[entry["game"]] = evening.pk
             EveningGame.objects.create(
                 evening=evening,
                 game_id=entry["game"],
