@@ -46,12 +46,14 @@ def table_rows(text: str) -> list[list[str]]:
         for line in text.splitlines()
         if line.startswith("|")
     ]
-    return [row for row in rows[2:]]
+    return rows[2:]
 
 
 def refusals() -> list[Refusal]:
     found = []
-    for lang, refused, use in table_rows(section(GLOSSARY.read_text(encoding="utf-8"), "Refused words")):
+    for lang, refused, use in table_rows(
+        section(GLOSSARY.read_text(encoding="utf-8"), "Refused words")
+    ):
         for pattern in refused.split(";"):
             found.append(Refusal(lang, pattern.strip(), use))
     return found
