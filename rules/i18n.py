@@ -9,9 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from rules.engine.messages import EngineError
+
+# The parameters in which the engine names the kind of a meld, in English ("set", "groups").
+MELD_KIND_PARAMS = ("kind", "kinds", "set_kind", "set_kinds", "meld_kind")
+
+
+def meld_kind_word(kind: str) -> str:
+    """The engine's name of a kind of meld in the active language (docs/glossary.md)."""
+    words = {
+        "run": pgettext("kind of meld", "run"),
+        "runs": pgettext("kind of meld", "runs"),
+        "set": pgettext("kind of meld", "set"),
+        "sets": pgettext("kind of meld", "sets"),
+        "group": pgettext("kind of meld", "group"),
+        "groups": pgettext("kind of meld", "groups"),
+    }
+    return words.get(kind, kind)
 
 
 def engine_message(exc: BaseException, **overrides: Any) -> str:
@@ -27,6 +43,9 @@ def engine_message(exc: BaseException, **overrides: Any) -> str:
         key: engine_message(value) if isinstance(value, EngineError) else value
         for key, value in exc.params.items()
     }
+    for key in MELD_KIND_PARAMS:
+        if isinstance(params.get(key), str):
+            params[key] = meld_kind_word(params[key])
     params.update(overrides)
     try:
         return gettext(exc.template) % params

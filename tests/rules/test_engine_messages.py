@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 import rules.i18n
 from rules.engine.cards import Card, CardError, card, check_copies, parse_card, parse_cards
@@ -278,3 +279,18 @@ def test_a_broken_translation_falls_back_to_english(monkeypatch):
     monkeypatch.setattr(rules.i18n, "gettext", lambda message: "%(nonsense)s")
     exc = _raised(lambda: parse_card("ZZ"))
     assert rules.i18n.engine_message(exc) == "“ZZ” is not a card."
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "this variant has runs and groups, not sets"),
+        ("de", "dieses Spiel kennt Folgen und Gruppen, keine Sätze"),
+        ("nb", "dette spillet har rekker og grupper, ikke sett"),
+        ("es", "esta variante tiene escaleras y grupos, no tríos"),
+    ],
+)
+def test_the_kind_of_a_meld_is_named_in_the_page_language(lang, expected):
+    exc = _raised(lambda: find_meld(_cards("AS AH AD"), get_variant(ROMME), kind="set"))
+    with translation.override(lang):
+        assert rules.i18n.engine_message(exc) == expected

@@ -138,7 +138,7 @@ def test_the_page_speaks_the_page_language(client, table):
     (anna, _ben, _cleo), _games = table
     body = page(client, anna, "de").content.decode()
     assert 'lang="de"' in body
-    assert "Kopf-an-Kopf" in body and "Siegquote" in body
+    assert "Direkter Vergleich" in body and "Siegquote" in body
     assert "67 %" in body
 
 
