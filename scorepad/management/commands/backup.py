@@ -296,7 +296,9 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
     }
     remembered = {i: players[i] for i in seat_ids}
     # Every deal is scored by the engine again and must match the file's scores.
-    game = import_game(entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None)
+    game = import_game(
+        entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None, max_seats=None
+    )
     seats = list(game.seats.order_by("position"))
     _check(
         [s.player_id for s in seats] == seat_ids,
