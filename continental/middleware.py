@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.utils.translation import gettext as _
 
+from rules import api
+
 from . import diskfull
 
 # The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
@@ -35,7 +37,13 @@ class RejectNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if (
+        in_api = request.path.startswith(api.API_PREFIX)
+        if in_api and ("\x00" in request.path or _has_nul(request.GET)):
+            # The API reads its body itself, as JSON, whatever the content type (and refuses
+            # a large one with its 413): only the path and the query are looked at here.
+            response = api.error("the request holds a NUL character")
+            return with_security_headers(request, response)
+        if not in_api and (
             "\x00" in request.path
             or _has_nul(request.GET)
             or (
