@@ -11,6 +11,16 @@ from django.views.decorators.csrf import csrf_exempt
 from rules.engine.check import CheckError, check_hand
 
 MAX_BODY = 16 * 1024
+RATE_BUCKET = "rate_limit_bucket"  # the attribute that names a view's rate-limit bucket
+
+
+def counts_as_api(view):
+    """Mark ``view`` as one that runs the engine like ``/api/check``: the rate limit
+    (continental/ratelimit.py) counts it in the API's bucket, per client."""
+    setattr(view, RATE_BUCKET, "api")
+    return view
+
+
 API_PREFIX = "/api/"  # its answers are JSON, errors included (continental/middleware.py)
 
 
@@ -35,6 +45,7 @@ def _body(request: HttpRequest) -> bytes | None:
     return body if len(body) <= MAX_BODY else None
 
 
+@counts_as_api
 @csrf_exempt  # a JSON API for other programs: no cookies, no session, nothing to forge
 def check(request: HttpRequest) -> JsonResponse:
     if request.method != "POST":
