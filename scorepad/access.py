@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -125,17 +129,35 @@ def forbidden(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "scorepad/forbidden.html", {"access": access}, status=403)
 
 
+@contextmanager
+def one_writer(request: HttpRequest, rows: QuerySet) -> Iterator[None]:
+    """A POST (every write) runs in one transaction that first locks ``rows``, the game or
+    the evening behind the link; other requests run as they are. So reading the state, the
+    one-time token's check, the form's checks against the state and the change are one step:
+    a copy of a form sent again while the first is saved waits for it, then finds its token
+    and is "already done", never refused against the state the first one made (PostgreSQL
+    locks the row; SQLite's IMMEDIATE transactions take the database's write lock)."""
+    if request.method != "POST":
+        yield
+        return
+    with transaction.atomic():
+        list(rows.select_for_update().values_list("pk", flat=True))
+        yield
+
+
 def game_view(*, editor: bool = False, full: bool = True):
-    """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403."""
+    """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403. A
+    POST runs with the game locked (``one_writer``), the link resolved inside the lock."""
 
     def decorate(view):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            access = resolve(request, token, full=full)
-            if editor and not access.can_edit:
-                return forbidden(request, access)
-            return view(request, access, *args, **kwargs)
+            with one_writer(request, Game.objects.by_token(token)):
+                access = resolve(request, token, full=full)
+                if editor and not access.can_edit:
+                    return forbidden(request, access)
+                return view(request, access, *args, **kwargs)
 
         return inner
 

@@ -464,6 +464,8 @@ def deal_restore(request: HttpRequest, access: Access) -> HttpResponse:
 @game_view(editor=True)
 def game_end(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
+    if _used_once(request, access):  # a copy: "already done", whatever the state it made
+        return _done(request, access, "already", _already_done(), INFO)
     if request.POST.get("op") == "resume":
         if game.is_complete(len(game.deals.all())):
             return _done(request, access, "gone", _("All the deals of this game are played."), INFO)
