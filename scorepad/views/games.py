@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules.engine.cards import local_code, parse_card
@@ -189,6 +189,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
     return game
 
 
+@require_safe  # a page: a POST is refused (405), it writes nothing
 @private_to_editors
 def game_list(request: HttpRequest) -> HttpResponse:
     games = known_games(request)

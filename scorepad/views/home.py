@@ -2,7 +2,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from rules.facts import all_facts
 
@@ -10,6 +10,7 @@ from ..access import known_games, private_to_editors
 from ..models import Game
 
 
+@require_safe  # a page: a POST is refused (405), it writes nothing
 @private_to_editors
 def home(request: HttpRequest) -> HttpResponse:
     games = known_games(request, Game.objects.in_progress())[:10]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Avg, Count, Max, Min, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import NAMES
@@ -17,6 +18,7 @@ from ..stats import RatingChart, player_records
 from .games import remembered_players
 
 
+@require_safe  # a page: a POST is refused (405), it writes nothing
 def player_list(request: HttpRequest) -> HttpResponse:
     players = remembered_players(request)
     ids = list(players)
@@ -64,6 +66,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     return render(request, "scorepad/player_list.html", {"players": table})
 
 
+@require_safe  # a page: a POST is refused (405), it writes nothing
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """One player's ratings, record, streaks and head-to-head per variant, computed on read
     from the stored deals (scorepad/stats.py); a player this phone does not know is a 404."""
