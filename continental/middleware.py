@@ -9,11 +9,13 @@ from __future__ import annotations
 from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from rules import api
 
 from . import diskfull
+from .logfilters import LINK_PARAMETERS
 
 # The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
 # security headers; an answer they give early skips them, so it goes through them here.
@@ -65,3 +67,19 @@ class RejectNulMiddleware:
         """A full disk: "nothing was saved" (the view's transaction was rolled back). The
         answer goes out through every middleware, so it has every header."""
         return diskfull.process_exception(request, exception)
+
+
+class LinksInTheQueryMiddleware:
+    """An answer to a URL whose query gives a link (``game``, ``again``, or ``back``, the
+    way back to a game's sheet: continental.logfilters.LINK_PARAMETERS) holds that link:
+    the page is made of it, and its own links (the language switch) repeat it. No cache
+    keeps it (``Cache-Control: no-store``), whichever page it is."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if any(request.GET.get(name) for name in LINK_PARAMETERS):
+            add_never_cache_headers(response)
+        return response

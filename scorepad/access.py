@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
+from django.core import signing
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -73,6 +74,31 @@ def private_to_editors(view):
         return response
 
     return inner
+
+
+AGAIN_SALT = "scorepad.play-again"
+
+
+def again_reference(game: Game) -> str:
+    """What "Play again with the same players" carries to the new-game page instead of a
+    link of the game: the game's id, signed. It opens nothing (no sheet, no change), only
+    fills in a new game's form; it stays the same for a game, so the sheet's kept rendering
+    (scorepad/board.py) may hold it."""
+    return signing.dumps(game.pk, salt=AGAIN_SALT)
+
+
+def again_game(value: str) -> Game | None:
+    """The game of a "Play again" reference, or of an old link with the game's token in it
+    (such an answer holds a link: never cached); None for anything else."""
+    if TOKEN_SHAPE.fullmatch(value):
+        found = Game.objects.by_token(value).first()
+        if found is not None:
+            return found
+    try:
+        pk = signing.loads(value, salt=AGAIN_SALT)
+    except signing.BadSignature:
+        return None
+    return Game.objects.filter(pk=pk).first() if isinstance(pk, int) else None
 
 
 def remember_created(request: HttpRequest, game: Game) -> None:
