@@ -9,7 +9,7 @@ from rules.engine.variants import VARIANT_IDS, VARIANTS
 from rules.pages.words import words
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def api_docs(request: HttpRequest) -> HttpResponse:
     return render(request, "rules/api.html", {"variants": VARIANTS.values()})
 
@@ -36,7 +36,7 @@ def _rules_games(lang: str) -> list[dict]:
     return games
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     """``/<lang>/rules/``: the four games, each with its rules and one-page summary."""
     lang = get_language()
@@ -76,7 +76,7 @@ def _variant_page(request: HttpRequest, variant_id: str, kind: str) -> HttpRespo
     )
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def rules_variant(request: HttpRequest, variant_id: str) -> HttpResponse:
     """``/<lang>/rules/<variant-id>/``: the full rules of one game in the page's language.
 
@@ -95,7 +95,7 @@ def rules_variant(request: HttpRequest, variant_id: str) -> HttpResponse:
     return _variant_page(request, variant_id, pages.RULES)
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def rules_summary(request: HttpRequest, variant_id: str) -> HttpResponse:
     """``/<lang>/rules/<variant-id>/summary/``: the one-page summary, made to be printed.
 

@@ -192,7 +192,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
     return game
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 @private_to_editors
 def game_list(request: HttpRequest) -> HttpResponse:
     games = known_games(request)

@@ -11,7 +11,7 @@ from ..access import known_games, private_to_editors
 from ..models import Game
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 @private_to_editors
 def home(request: HttpRequest) -> HttpResponse:
     games = known_games(request, Game.objects.in_progress())[:10]

@@ -18,7 +18,7 @@ from ..stats import RatingChart, player_records
 from .games import remembered_players
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
     players = remembered_players(request)
     ids = list(players)
@@ -66,7 +66,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     return render(request, "scorepad/player_list.html", {"players": table})
 
 
-@require_safe  # a page: a POST is refused (405), it writes nothing
+@require_safe
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """One player's ratings, record, streaks and head-to-head per variant, computed on read
     from the stored deals (scorepad/stats.py); a player this phone does not know is a 404."""
