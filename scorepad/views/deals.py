@@ -281,12 +281,10 @@ def _ended() -> str:
 def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if game.is_finished or game.is_complete(len(game.deals.all())):
+        if request.method == "POST" and _used_once(request, access):
+            # A copy of the deal that ended the game: "already", not "the game has ended".
+            return _done(request, access, "already", _already_done(), INFO)
         if request.method == "POST" and from_outbox(request):
-            once = request.POST.get("once", "")
-            if once and GameEvent.objects.filter(game=game, form_token=once).exists():
-                return outbox_reply(
-                    access, "already", _("That was already done; it happened once.")
-                )
             return outbox_reply(access, "gone", _ended())
         messages.info(request, _ended())
         return to_sheet(access)

@@ -153,3 +153,20 @@ def test_a_players_page_form_sent_again_later_is_already_done(kind, case):
     )]  # fmt: skip
     assert_once(answers, done)
     assert GameEvent.objects.filter(game=game, kind=event).count() == 1
+
+
+def test_the_deal_that_ends_a_game_sent_at_once_is_recorded_once():
+    """The seventh deal of a contract game ends it: a copy is "already done", not "the game
+    has ended"."""
+    from tests.factories import penalty_form_data
+
+    game = GameFactory(variant_id="contract-spanish", players=2)
+    for _ in range(6):
+        record_penalty(game, 0, {}, cards_1="8H 9H JK")
+    game.refresh_from_db()
+    data = penalty_form_data(game, 0, {}, cards_1="8H 9H JK")
+    answers = send_together(8, url("deal-new", game.editor_token), data)
+    assert [s for s, _ in answers] == [200] * 8
+    said = [("Deal 7 recorded." in p, ALREADY in p or "already saved" in p) for _, p in answers]
+    assert said.count((True, False)) == 1 and said.count((False, True)) == 7, said
+    assert game.deals.count() == 7
