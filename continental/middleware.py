@@ -83,3 +83,26 @@ class LinksInTheQueryMiddleware:
         if any(request.GET.get(name) for name in LINK_PARAMETERS):
             add_never_cache_headers(response)
         return response
+
+
+class ApiErrorsAsJsonMiddleware:
+    """Every error answer under ``/api/`` is JSON, ``{"error": "..."}`` (docs/interfaces.md):
+    the API's own errors are already; what Django answers itself (a 405 of another method, a
+    404 of an unknown path) gets its status's reason as the message, its headers kept."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            request.path.startswith(api.API_PREFIX)
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            answer = api.error(response.reason_phrase.lower(), status=response.status_code)
+            for header in ("Allow", "Retry-After"):
+                if header in response:
+                    answer[header] = response[header]
+            return answer
+        return response

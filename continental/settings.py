@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "continental.ratelimit.RateLimitMiddleware",
     "continental.middleware.RejectNulMiddleware",
     "continental.middleware.LinksInTheQueryMiddleware",
+    "continental.middleware.ApiErrorsAsJsonMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -73,3 +73,18 @@ def test_every_error_the_openapi_document_lists_is_a_json_error():
     for status, response in responses.items():
         if status != "200":
             assert response.get("$ref") == "#/components/responses/Error", status
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("POST", "/api/openapi.json", 405),
+        ("GET", "/api/nothing-here", 404),
+        ("GET", "/api/check/", 404),
+    ],
+)
+def test_what_django_answers_itself_under_api_is_json_too(client, db, method, path, status):
+    response = client.generic(method, path)
+    assert_json_error(response, status)
+    if status == 405:
+        assert "GET" in response["Allow"]
