@@ -1,7 +1,8 @@
 """Keep the game links out of the logs: a viewer or editor link is the only key to a game,
 so whoever reads a log line with ``/games/<editor token>/`` could change that game. The
 same goes for an evening's links (``/evenings/<token>/``) and a game's link given to the
-new-evening page (``?game=<token>``).
+new-evening page (``?game=<token>``) or, in an old "Play again" link, to the new-game page
+(``?again=<token>``).
 
 ``MaskTokens`` is a logging filter that rewrites every game token in a record's message,
 arguments and traceback to ``<token>`` (Django's request logger writes the path of every
@@ -17,16 +18,20 @@ from typing import Any
 
 # A token is the path segment after /games/ or /evenings/ (TokenConverter in
 # scorepad/site_urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
-# parameter (a game's link given to the new-evening page); a percent-encoded one reaches
+# parameter (a game's link given to the new-evening page) or of ``again`` (old "Play again"
+# links); a percent-encoded one reaches
 # the game too, so it is masked too. The path may itself be percent-encoded, as in the hand
 # checker's ``back=%2Fen%2Fgames%2F...`` (the way back to the sheet, which a form sends
 # with its slashes encoded).
 TOKEN = re.compile(
     r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff])|(?<=/evenings/)|(?<=%2[Ff]evenings%2[Ff])"
-    r"|(?<=[?&]game=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
+    r"|(?<=[?&]game=)|(?<=[?&]again=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
 )
 MASK = "<token>"
-MARKERS = ("/games/", "games%2", "/evenings/", "evenings%2", "game=")
+# The query parameters that may carry a link (or, for ``back``, a path with one): a new
+# one is added here, and tests/scorepad/test_editor_link_leaks.py tries each.
+LINK_PARAMETERS = ("game", "again", "back")
+MARKERS = ("/games/", "games%2", "/evenings/", "evenings%2", "game=", "again=")
 
 
 def _has_link(text: str) -> bool:

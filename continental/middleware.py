@@ -10,9 +10,13 @@ from __future__ import annotations
 from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+from rules import api
+
 from . import dbdown, diskfull
+from .logfilters import LINK_PARAMETERS
 
 # The middleware after the rate limit and the NUL check (settings.MIDDLEWARE) that add
 # security headers; an answer they give early skips them, so it goes through them here.
@@ -36,7 +40,13 @@ class RejectNulMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if (
+        in_api = request.path.startswith(api.API_PREFIX)
+        if in_api and ("\x00" in request.path or _has_nul(request.GET)):
+            # The API reads its body itself, as JSON, whatever the content type (and refuses
+            # a large one with its 413): only the path and the query are looked at here.
+            response = api.error("the request holds a NUL character")
+            return with_security_headers(request, response)
+        if not in_api and (
             "\x00" in request.path
             or _has_nul(request.GET)
             or (
@@ -60,3 +70,42 @@ class RejectNulMiddleware:
         return diskfull.process_exception(request, exception) or dbdown.process_exception(
             request, exception
         )
+
+
+class LinksInTheQueryMiddleware:
+    """An answer to a URL whose query gives a link (``game``, ``again``, or ``back``, the
+    way back to a game's sheet: continental.logfilters.LINK_PARAMETERS) holds that link:
+    the page is made of it, and its own links (the language switch) repeat it. No cache
+    keeps it (``Cache-Control: no-store``), whichever page it is."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if any(request.GET.get(name) for name in LINK_PARAMETERS):
+            add_never_cache_headers(response)
+        return response
+
+
+class ApiErrorsAsJsonMiddleware:
+    """Every error answer under ``/api/`` is JSON, ``{"error": "..."}`` (docs/interfaces.md):
+    the API's own errors are already; what Django answers itself (a 405 of another method, a
+    404 of an unknown path) gets its status's reason as the message, its headers kept."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            request.path.startswith(api.API_PREFIX)
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            answer = api.error(response.reason_phrase.lower(), status=response.status_code)
+            for header in ("Allow", "Retry-After"):
+                if header in response:
+                    answer[header] = response[header]
+            return answer
+        return response

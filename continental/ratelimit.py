@@ -17,8 +17,11 @@ import time
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
+from rules.api import RATE_BUCKET
 from scorepad.models import RateCounter
 
 from .middleware import with_security_headers
@@ -91,7 +94,15 @@ def hit(name: str, address: str, limit: int) -> bool:
         return True
 
 
+COUNTED = "_scorepad_rate_counted"
+
+
 class RateLimitMiddleware:
+    """Writes and ``/api/check`` are counted as they come in; a page that runs the engine
+    as the API does (the hand checker: its view is marked with ``rules.api.counts_as_api``)
+    is counted in the API's bucket once its URL has resolved, and a limited one answers a
+    page in the language of the request."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -99,14 +110,28 @@ class RateLimitMiddleware:
         bucket = _bucket(request)
         if bucket is not None:
             name, limit = bucket
+            setattr(request, COUNTED, True)
             if not hit(name, client_address(request), limit):
                 return self.too_many(request, name)
         return self.get_response(request)
 
+    def process_view(self, request: HttpRequest, view_func, args, kwargs) -> HttpResponse | None:
+        name = getattr(view_func, RATE_BUCKET, None)
+        if name is None or getattr(request, COUNTED, False):
+            return None
+        limit = (settings.RATE_LIMITS or {}).get(name) or 0
+        setattr(request, COUNTED, True)
+        if limit > 0 and not hit(name, client_address(request), limit):
+            return self.too_many(request, name, page=True)
+        return None
+
     @staticmethod
-    def too_many(request: HttpRequest, name: str) -> HttpResponse:
+    def too_many(request: HttpRequest, name: str, page: bool = False) -> HttpResponse:
         message = _("Too many requests from your device. Please wait a minute and try again.")
-        if name == "api":
+        if page:
+            response = render(request, "429.html", {"message": message}, status=429)
+            add_never_cache_headers(response)
+        elif name == "api":
             response = JsonResponse({"error": message}, status=429)
         else:
             response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")

@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "continental.ratelimit.RateLimitMiddleware",
     "continental.middleware.RejectNulMiddleware",
+    "continental.middleware.LinksInTheQueryMiddleware",
+    "continental.middleware.ApiErrorsAsJsonMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -211,7 +213,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
 SECURE_HSTS_PRELOAD = SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "same-origin"
+# The origin only, never a path: a Referer never carries a game's link, not even to this
+# server's own log. (no-referrer would also make the Origin of a form's POST "null", which
+# the CSRF check refuses over HTTPS.)
+SECURE_REFERRER_POLICY = "strict-origin"
 X_FRAME_OPTIONS = "DENY"
 
 CONTENT_SECURITY_POLICY = {

@@ -438,7 +438,7 @@ def openapi_document() -> dict[str, Any]:
                             },
                         },
                         "400": {**error, "description": "Bad input: the message names it."},
-                        "405": {"description": "Any method but POST."},
+                        "405": {**error, "description": "Any method but POST."},
                         "413": {**error, "description": "The body is over 16 KiB."},
                         "429": {
                             **error,

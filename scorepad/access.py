@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -71,6 +76,31 @@ def private_to_editors(view):
     return inner
 
 
+AGAIN_SALT = "scorepad.play-again"
+
+
+def again_reference(game: Game) -> str:
+    """What "Play again with the same players" carries to the new-game page instead of a
+    link of the game: the game's id, signed. It opens nothing (no sheet, no change), only
+    fills in a new game's form; it stays the same for a game, so the sheet's kept rendering
+    (scorepad/board.py) may hold it."""
+    return signing.dumps(game.pk, salt=AGAIN_SALT)
+
+
+def again_game(value: str) -> Game | None:
+    """The game of a "Play again" reference, or of an old link with the game's token in it
+    (such an answer holds a link: never cached); None for anything else."""
+    if TOKEN_SHAPE.fullmatch(value):
+        found = Game.objects.by_token(value).first()
+        if found is not None:
+            return found
+    try:
+        pk = signing.loads(value, salt=AGAIN_SALT)
+    except signing.BadSignature:
+        return None
+    return Game.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+
+
 def remember_created(request: HttpRequest, game: Game) -> None:
     editor_link_shown(request)
     ids = created_ids(request)
@@ -125,17 +155,35 @@ def forbidden(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "scorepad/forbidden.html", {"access": access}, status=403)
 
 
+@contextmanager
+def one_writer(request: HttpRequest, rows: QuerySet) -> Iterator[None]:
+    """A POST (every write) runs in one transaction that first locks ``rows``, the game or
+    the evening behind the link; other requests run as they are. So reading the state, the
+    one-time token's check, the form's checks against the state and the change are one step:
+    a copy of a form sent again while the first is saved waits for it, then finds its token
+    and is "already done", never refused against the state the first one made (PostgreSQL
+    locks the row; SQLite's IMMEDIATE transactions take the database's write lock)."""
+    if request.method != "POST":
+        yield
+        return
+    with transaction.atomic():
+        list(rows.select_for_update().values_list("pk", flat=True))
+        yield
+
+
 def game_view(*, editor: bool = False, full: bool = True):
-    """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403."""
+    """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403. A
+    POST runs with the game locked (``one_writer``), the link resolved inside the lock."""
 
     def decorate(view):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            access = resolve(request, token, full=full)
-            if editor and not access.can_edit:
-                return forbidden(request, access)
-            return view(request, access, *args, **kwargs)
+            with one_writer(request, Game.objects.by_token(token)):
+                access = resolve(request, token, full=full)
+                if editor and not access.can_edit:
+                    return forbidden(request, access)
+                return view(request, access, *args, **kwargs)
 
         return inner
 

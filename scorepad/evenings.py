@@ -29,7 +29,7 @@ from rules.engine.evening import Ledger, from_cents, ledger
 from rules.engine.scoring import ScoreError, Standing
 from rules.facts import NAMES
 
-from .access import editor_link_shown, private_to_editors, seen_tokens
+from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
 from .forms import MoneyField, OwnMessages
 from .marks import MARKS, Line, coordinate
 from .marks import points as svg_points
@@ -101,12 +101,13 @@ def evening_view(*, editor: bool = False):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            access = resolve_evening(request, token)
-            if editor and not access.can_edit:
-                return render(
-                    request, "scorepad/evening_forbidden.html", {"access": access}, status=403
-                )
-            return view(request, access, *args, **kwargs)
+            with one_writer(request, Evening.objects.by_token(token)):  # a POST: locked
+                access = resolve_evening(request, token)
+                if editor and not access.can_edit:
+                    return render(
+                        request, "scorepad/evening_forbidden.html", {"access": access}, status=403
+                    )
+                return view(request, access, *args, **kwargs)
 
         return inner
 

@@ -260,11 +260,16 @@ MAX_SEATS = max(v.max_players for v in VARIANTS.values())
 class SeatList:
     """The seating order being set up, carried in hidden ``seat`` inputs between requests."""
 
-    def __init__(self, values: list[str], remembered: dict[int, Player]):
+    def __init__(
+        self, values: list[str], remembered: dict[int, Player], limit: int | None = MAX_SEATS
+    ):
+        """``limit``: the most seats (the new-game page: the largest table; an import of a
+        game where players came and went has more seats than players at the table)."""
         self.remembered = remembered
         self.entries: list[SeatEntry] = []
         self.error = ""
-        for value in values[:MAX_SEATS]:
+        self.limit = limit
+        for value in values[:limit]:
             kind, _sep, rest = value.partition(":")
             player_id = small_int(rest) if kind == "p" else None
             if player_id is not None and player_id in remembered:
@@ -276,8 +281,8 @@ class SeatList:
         if any(e.name.casefold() == entry.name.casefold() for e in self.entries):
             self.error = _("%(name)s already has a seat.") % {"name": entry.name}
             return False
-        if len(self.entries) >= MAX_SEATS:
-            self.error = _("A game has at most %(n)d players.") % {"n": MAX_SEATS}
+        if self.limit is not None and len(self.entries) >= self.limit:
+            self.error = _("A game has at most %(n)d players.") % {"n": self.limit}
             return False
         self.entries.append(entry)
         return True
@@ -425,9 +430,12 @@ class NewGameForm(OwnMessages):
         help_text=_("For the settle-up at the end, e.g. 0.10."),
     )
 
-    def __init__(self, *args, seats: SeatList, **kwargs):
+    def __init__(self, *args, seats: SeatList, table: int | None = None, **kwargs):
+        """``table``: the players at the table, when not every seat is (an imported game
+        where players came and went); by default every seat."""
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.table = table
         self.option_groups: list[tuple[str, list[tuple[forms.BoundField, str]]]] = []
         for variant_id in VARIANT_IDS:
             group = []
@@ -472,7 +480,7 @@ class NewGameForm(OwnMessages):
         if not variant_id:
             return data
         variant = get_variant(variant_id)
-        n = len(self.seats.entries)
+        n = len(self.seats.entries) if self.table is None else self.table
         if not variant.min_players <= n <= variant.max_players:
             self.add_error(
                 None,

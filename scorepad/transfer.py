@@ -37,6 +37,7 @@ from .templatetags.scorepad import contract as contract_words
 FORMAT = "continental-scorepad"
 FORMAT_VERSION = 1
 MAX_IMPORT_DEALS = 500
+MAX_IMPORT_SEATS = 100  # every seat ever used: players who left and others who joined
 
 
 class ImportProblem(ValueError):
@@ -186,17 +187,38 @@ def _require(condition: bool, message: str) -> None:
         raise ImportProblem(message)
 
 
-def _seats(names: Any, remembered: dict[int, Player]) -> SeatList:
+def _seats(names: Any, remembered: dict[int, Player], limit: int | None) -> SeatList:
     """The players of a file, seated as the new-game page seats typed names (a remembered
-    player is found by name; a name too long or given twice is refused with its message)."""
+    player is found by name; a name too long or given twice is refused with its message).
+    ``limit`` bounds the seats ever used, not the players at the table (``_table``)."""
     _require(isinstance(names, list), _("The export has no list of players."))
-    seats = SeatList([], remembered)
+    seats = SeatList([], remembered, limit=limit)
     for name in names:
         if not isinstance(name, str) or not clean_name(name):
             raise ImportProblem(_("Every player needs a name of 1 to 40 characters."))
         if not seats.add_name(name):
             raise ImportProblem(seats.error)
     return seats
+
+
+def _table(document: dict, seats: int) -> int:
+    """The players at the table that the variant's limits count: those of each deal (the
+    ones a deal scores) and those still at the table at the end; not every seat ever used.
+    The first count out of the limits is the one the new-game form refuses, else the first."""
+    counts = []
+    for item in document.get("deals") or []:
+        playing = item.get("players") if isinstance(item, dict) else None
+        counts.append(len(playing) if isinstance(playing, list) else seats)
+    left = document.get("left") or []
+    names = document.get("players") or []
+    if isinstance(left, list) and isinstance(names, list):
+        counts.append(len([n for n in names if n not in left]))
+    variant = VARIANTS.get(str(document.get("variant")))
+    if variant is not None:
+        for n in counts:
+            if not variant.min_players <= n <= variant.max_players:
+                return n
+    return counts[0] if counts else seats
 
 
 def _new_game_form(document: dict, seats: SeatList) -> NewGameForm:
@@ -219,7 +241,8 @@ def _new_game_form(document: dict, seats: SeatList) -> NewGameForm:
             data["schedule"] = _schedule_text(document["schedule"])
         if variant.id == CLASSIC:
             data["value_per_point"] = _money_text(document.get("value_per_point"))
-    form = NewGameForm(form_data(data), seats=seats)
+    table = _table(document, len(seats.entries))
+    form = NewGameForm(form_data(data), seats=seats, table=table)
     if form.is_valid():
         return form
     if "value_per_point" in form.errors:
@@ -234,11 +257,13 @@ def import_game(
     actor: Actor,
     fields: dict[str, Any] | None = None,
     max_deals: int | None = MAX_IMPORT_DEALS,
+    max_seats: int | None = MAX_IMPORT_SEATS,
 ) -> Game:
     """Create a new game from an export; raise ImportProblem saying what is wrong.
 
     ``fields`` sets further columns of the new game (a whole-database restore keeps its id,
-    links, version and timestamps); ``max_deals`` None lifts the limit on deals.
+    links, version and timestamps); ``max_deals`` and ``max_seats`` None lift the limits on
+    deals and on seats ever used (the players at the table are bounded by the variant).
     """
     _require(
         isinstance(document, dict) and document.get("format") == FORMAT,
@@ -249,7 +274,7 @@ def import_game(
         _("This export comes from a newer version of the app."),
     )
     _require(not has_unstorable_text(document), str(UNSTORABLE_MESSAGE))
-    seats = _seats(document.get("players"), remembered)
+    seats = _seats(document.get("players"), remembered, max_seats)
     game_data = _new_game_form(document, seats).cleaned_data
     schedule = game_data["schedule_rows"]
     deals = document.get("deals") or []

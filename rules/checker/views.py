@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from django_htmx.http import replace_url
 
+from ..api import counts_as_api
 from .links import encode, same_query, state_pairs
 from .presenter import page_context
 from .state import read_state
@@ -24,6 +25,7 @@ def _server_timing(response: HttpResponse, answer: dict[str, Any]) -> None:
         response["Server-Timing"] = f"check;dur={answer['elapsed_ms']:.1f}"
 
 
+@counts_as_api  # it runs the engine as /api/check does: one limit for both, per client
 @require_safe
 def check_page(request: HttpRequest) -> HttpResponse:
     """``/<lang>/check/``: the hand checker (see the module docstring for the query)."""

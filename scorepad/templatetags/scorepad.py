@@ -15,6 +15,14 @@ register = template.Library()
 
 
 @register.filter
+def again_reference(game) -> str:
+    """The "Play again" reference of a game (scorepad.access.again_reference): no link."""
+    from scorepad.access import again_reference as reference
+
+    return reference(game)
+
+
+@register.filter
 def signed(value: int | None) -> str:
     """+12, −4, 0: the classic game's balances read as gains and losses."""
     if value is None:

@@ -283,12 +283,10 @@ def _ended() -> str:
 def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if game.is_finished or game.is_complete(len(game.deals.all())):
+        if request.method == "POST" and _used_once(request, access):
+            # A copy of the deal that ended the game: "already", not "the game has ended".
+            return _done(request, access, "already", _already_done(), INFO)
         if request.method == "POST" and from_outbox(request):
-            once = request.POST.get("once", "")
-            if once and GameEvent.objects.filter(game=game, form_token=once).exists():
-                return outbox_reply(
-                    access, "already", _("That was already done; it happened once.")
-                )
             return outbox_reply(access, "gone", _ended())
         messages.info(request, _ended())
         return to_sheet(access)
@@ -479,6 +477,8 @@ def deal_restore(request: HttpRequest, access: Access) -> HttpResponse:
 @game_view(editor=True)
 def game_end(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
+    if _used_once(request, access):  # a copy: "already done", whatever the state it made
+        return _done(request, access, "already", _already_done(), INFO)
     if request.POST.get("op") == "resume":
         if game.is_complete(len(game.deals.all())):
             return _done(request, access, "gone", _("All the deals of this game are played."), INFO)

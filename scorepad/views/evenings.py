@@ -249,11 +249,10 @@ def _write(
 @evening_view(editor=True)
 def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     evening = access.evening
+    if _replayed(request):  # first, in the lock of evening_view: a copy is "already done"
+        return _already(request, access)
     form = AddGameForm(request.POST)
     if not form.is_valid():
-        if _replayed(request):
-            messages.info(request, _("That was already done; it happened once."))
-            return redirect(evening_url(access.token))
         if "version" in form.errors or "once" in form.errors:
             messages.error(request, _("The form was incomplete; nothing was changed."))
             return redirect(evening_url(access.token))
@@ -279,6 +278,11 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         return render_evening(request, access, add_form=form)
 
 
+def _already(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    messages.info(request, _("That was already done; it happened once."))
+    return redirect(evening_url(access.token))
+
+
 def _replayed(request: HttpRequest) -> bool:
     once = request.POST.get("once", "")[:64]
     return bool(once) and EveningEvent.objects.filter(form_token=once).exists()
@@ -288,12 +292,14 @@ def _replayed(request: HttpRequest) -> bool:
 @evening_view(editor=True)
 def evening_remove(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     evening = access.evening
+    if _replayed(request):
+        return _already(request, access)
     game_id = small_int(request.POST.get("game", ""))
 
     def change(**kwargs):
         return evening.remove_game(game_id or 0, **kwargs)
 
-    if not any(e.game_id == game_id for e in evening.games.all()) and not _replayed(request):
+    if not any(e.game_id == game_id for e in evening.games.all()):
         messages.info(request, _("That game is not in the evening."))
         return redirect(evening_url(access.token))
     return _write(request, access, change, _("The game was taken out of the evening."))
@@ -303,9 +309,11 @@ def evening_remove(request: HttpRequest, access: EveningAccess) -> HttpResponse:
 @evening_view(editor=True)
 def evening_carry(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     evening = access.evening
+    if _replayed(request):
+        return _already(request, access)
     page = build_evening(evening)
     made: list[Evening] = []
-    if page.in_progress and not evening.is_closed and not _replayed(request):
+    if page.in_progress and not evening.is_closed:
         messages.error(
             request, _("End the games in progress first: only final totals are carried.")
         )

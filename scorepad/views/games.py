@@ -20,9 +20,10 @@ from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
 from ..access import (
-    TOKEN_SHAPE,
+    again_game,
     created_ids,
     device,
+    editor_link_shown,
     known_games,
     private_to_editors,
     remember_created,
@@ -106,8 +107,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
         if variant in VARIANT_IDS:
             initial["variant"] = variant
         seats = SeatList([], remembered)
-        token = request.GET.get("again", "")
-        again = Game.objects.by_token(token).first() if TOKEN_SHAPE.fullmatch(token) else None
+        reference = request.GET.get("again", "")
+        if reference:
+            editor_link_shown(request)  # an old link may carry the game's token: not cached
+        again = again_game(reference[:200]) if reference else None
         if again is not None:
             initial.update(_again(again, seats))
         return _new_game_page(request, NewGameForm(initial=initial, seats=seats))

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_safe
 
@@ -30,6 +31,7 @@ def choose_language(request: HttpRequest, code: str, rest: str = "") -> HttpResp
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = f"/{code}/"
     response = redirect(target)
+    add_never_cache_headers(response)  # the target may be a game's editor link
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         code,

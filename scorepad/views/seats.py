@@ -14,7 +14,7 @@ from rules.facts import NAMES
 
 from ..access import Access, actor, game_view, resolve
 from ..forms import once_token
-from ..models import AlreadyDone, StaleVersion
+from ..models import AlreadyDone, GameEvent, StaleVersion
 from ..seat_forms import JoinForm, LeaveForm, RenameForm, TargetForm
 from .common import game_url
 
@@ -85,6 +85,12 @@ def game_players(request: HttpRequest, access: Access) -> HttpResponse:
     form_class = FORMS.get(kind)
     if form_class is None:
         messages.error(request, _("The form was incomplete; nothing was changed."))
+        return redirect(game_url(access.token, "game-players"))
+    # A copy of a change already made (the same one-time token) is "already done" before the
+    # form is checked against the state that change made (game_view holds the game locked).
+    once = request.POST.get("once", "")[:64]
+    if once and GameEvent.objects.filter(game=access.game, form_token=once).exists():
+        messages.info(request, _("That was already done; it happened once."))
         return redirect(game_url(access.token, "game-players"))
     form = form_class(request.POST, game=access.game)
     if not form.is_valid():

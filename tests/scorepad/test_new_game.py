@@ -170,4 +170,9 @@ def test_a_finished_game_offers_to_play_again(client, db):
     game.refresh_from_db()
     game.end(version=game.version, once="play-again-test", actor=Actor("creator", "t"))
     body = client.get(f"/en/games/{game.viewer_token}/").content.decode()
-    assert f'href="/en/games/new/?again={game.viewer_token}"' in body
+    # The game's reference, no link of it (issue 21, item 9: tests/scorepad/test_editor_link_leaks.py)
+    from urllib.parse import quote
+
+    from scorepad.access import again_reference
+
+    assert f'href="/en/games/new/?again={quote(again_reference(game))}"' in body

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from datetime import UTC
@@ -52,12 +53,14 @@ from scorepad.models import (
     Player,
 )
 from scorepad.sheet import build_sheet, load_game
+from scorepad.site_urls import TokenConverter
 from scorepad.transfer import ImportProblem, export_document, import_game
 
 FORMAT = "continental-scorepad-backup"
 FORMAT_VERSION = 1
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
+DEEP = "{file} is nested too deeply to be a backup. Nothing was imported."
 PARTIAL = 3  # the backup was written, but some games could not be read and are not in it
 
 
@@ -68,10 +71,61 @@ def _time(value):
 def _parse_time(value: Any, what: str, *, optional: bool = False):
     if value is None and optional:
         return None
-    parsed = parse_datetime(value) if isinstance(value, str) else None
-    if parsed is None:
-        raise ImportProblem(f"{what}: {value!r} is not a date and time.")
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
+    try:  # a well-formed but impossible date (2024-02-30) is a ValueError
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is not None:
+            aware = parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
+            return aware.astimezone(UTC)  # past year 9999 in UTC: an OverflowError
+    except (ValueError, OverflowError):
+        pass
+    raise ImportProblem(f"{what}: {value!r} is not a date and time.")
+
+
+# The whole numbers the columns hold (SQLite stores 64 bits, PostgreSQL's integer 32).
+ID_RANGE = (1, 2**63 - 1)  # BigAutoField
+COUNT_RANGE = (0, 2**31 - 1)  # PositiveIntegerField, IntegerField
+CENTS_RANGE = (-(2**63) + 1, 2**63 - 1)  # BigIntegerField
+
+
+def _whole(value: Any, what: str, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ImportProblem(f"{what}: {value!r} is not a whole number from {low} to {high}.")
+    return value
+
+
+def _check_links(games: list[Any], evenings: list[Any]) -> None:
+    """The links of the games and evenings: each the shape the app makes (an empty or odd
+    one opens nothing), a viewer link never the editor link, no link used twice (by a game
+    or an evening); and no evening carried, directly or round a circle, into itself. The
+    messages say where, never the link itself (a key to a game)."""
+    seen: dict[str, str] = {}
+    for kind, items in (("Game", games), ("Evening", evenings)):
+        for n, item in enumerate(items, start=1):
+            if not isinstance(item, dict):
+                continue  # said later, with the rest of what is wrong with it
+            label = f"{kind} #{item.get('id', n)}"
+            for which in ("viewer", "editor"):
+                token = item.get(f"{which}_token")
+                _check(
+                    isinstance(token, str) and bool(re.fullmatch(TokenConverter.regex, token)),
+                    f"{label}: the {which} link is not a link the app makes.",
+                )
+                _check(
+                    token not in seen,
+                    f"{label}: its {which} link is also a link of {seen.get(token)}.",
+                )
+                seen[token] = f"{label} ({which})"
+    following = {
+        item.get("id"): item.get("next_evening") for item in evenings if isinstance(item, dict)
+    }
+    for start in following:
+        at, steps = following.get(start), 0
+        while at is not None and steps <= len(following):
+            _check(
+                at != start, f"Evening #{start} is carried, directly or in a circle, into itself."
+            )
+            at, steps = following.get(at), steps + 1
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -234,6 +288,9 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         _storable(item, f"Evening #{item.get('id') if isinstance(item, dict) else n}", cleaned)
         for n, item in enumerate(evenings, start=1)
     ]
+    _check_links(games, evenings)
+    _check_form_tokens(games, "game", "Game")
+    _check_form_tokens(evenings, "evening", "Evening")
     with transaction.atomic():
         if Game.objects.exists() or Player.objects.exists() or Evening.objects.exists():
             raise NotEmpty
@@ -245,10 +302,12 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
                 _import_game(entry, by_id)
             except ImportProblem as exc:
                 raise ImportProblem(f"{label}: {exc}") from None
-            except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
                 raise ImportProblem(f"{label} is not readable ({exc!r}).") from None
         try:
             _import_evenings(evenings)
+        except ImportProblem:
+            raise
         except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
             raise ImportProblem(f"An evening is not readable ({exc!r}).") from None
         # Ids were given explicitly: move the sequences past them (PostgreSQL).
@@ -256,6 +315,22 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
             for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game, Evening]):
                 cursor.execute(sql)
     return len(by_id), len(games)
+
+
+def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
+    """The one-time tokens of a history are used once: a token twice is a damaged file."""
+    used: set[Any] = set()
+    for n, item in enumerate(items, start=1):
+        history = item.get("history") if isinstance(item, dict) else None
+        for event in history if isinstance(history, list) else []:
+            token = event.get("form_token") if isinstance(event, dict) else None
+            if token:
+                _check(
+                    token not in used,
+                    f"{kind} #{item.get('id', n)}: a one-time token of its history is used "
+                    f"twice in the {what}s of the backup.",
+                )
+                used.add(token)
 
 
 def _import_players(players: list[Any]) -> dict[int, Player]:
@@ -267,6 +342,7 @@ def _import_players(players: list[Any]) -> dict[int, Player]:
             and isinstance(item.get("name"), str),
             f"A player of the backup is not readable: {item!r}",
         )
+        _whole(item["id"], "A player's id", ID_RANGE)
         created.append(
             Player(
                 pk=item["id"],
@@ -286,7 +362,9 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
         "a seated player is not in the backup.",
     )
     _check(isinstance(entry["id"], int), "the game has no id.")
+    _whole(entry["id"], "the game's id", ID_RANGE)
     _check(isinstance(entry["version"], int) and entry["version"] >= 1, "no version.")
+    _whole(entry["version"], "the version", (1, COUNT_RANGE[1]))
     fields = {
         "pk": entry["id"],
         "viewer_token": str(entry["viewer_token"]),
@@ -296,7 +374,9 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
     }
     remembered = {i: players[i] for i in seat_ids}
     # Every deal is scored by the engine again and must match the file's scores.
-    game = import_game(entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None)
+    game = import_game(
+        entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None, max_seats=None
+    )
     seats = list(game.seats.order_by("position"))
     _check(
         [s.player_id for s in seats] == seat_ids,
@@ -327,7 +407,11 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
             game=game,
             at=_parse_time(item["at"], "history"),
             kind=str(item["kind"]),
-            deal_number=item.get("deal_number"),
+            deal_number=(
+                None
+                if item.get("deal_number") is None
+                else _whole(item["deal_number"], "a deal of the history", COUNT_RANGE)
+            ),
             details=item.get("details") or {},
             actor=str(item["actor"]),
             device=str(item.get("device") or ""),
@@ -354,7 +438,9 @@ def _import_evenings(evenings: list[Any]) -> None:
     for item in evenings:
         _check(isinstance(item, dict) and isinstance(item.get("id"), int), "An evening has no id.")
         label = f"Evening #{item['id']}"
+        _whole(item["id"], "An evening's id", ID_RANGE)
         _check(isinstance(item["version"], int) and item["version"] >= 1, f"{label}: no version.")
+        _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
         evening = Evening.objects.create(
             pk=item["id"],
             name=str(item.get("name") or "")[:NAME_MAX],
@@ -377,10 +463,12 @@ def _import_evenings(evenings: list[Any]) -> None:
                 evening=evening,
                 game_id=entry["game"],
                 stake=_stake(entry["stake"], label),
-                position=int(entry["position"]),
+                position=_whole(entry["position"], f"{label}: a game's place", COUNT_RANGE),
                 added_at=_parse_time(entry.get("added_at"), label),
             )
         carried = item.get("carried") or []
+        for balance in carried:
+            _whole(balance.get("cents"), f"{label}: a carried balance", CENTS_RANGE)
         _check(
             all(isinstance(b.get("cents"), int) for b in carried)
             and sum(b["cents"] for b in carried) == 0,
@@ -472,6 +560,8 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CommandError(f"{file} is not a JSON backup: {exc}") from None
+        except RecursionError:
+            raise CommandError(DEEP.format(file=file)) from None
         cleaned: list[str] = []
         try:
             players, games = import_database(document, cleaned)
@@ -483,6 +573,8 @@ class Command(BaseCommand):
             ) from None
         except ImportProblem as exc:
             raise CommandError(f"{exc} Nothing was imported.") from None
+        except RecursionError:
+            raise CommandError(DEEP.format(file=file)) from None
         except DatabaseError as exc:
             raise CommandError(
                 f"The database refused the backup ({exc}). Nothing was imported."

@@ -1,0 +1,221 @@
+"""Every write of the site, found in the URLconf (issue 21, item 14: the access tests listed
+the writes by hand, and Redo and Bring back were missing): each URL pattern that answers a
+POST with anything but 405 is a write. A write behind a game's or an evening's link is
+refused through a viewer link, a replaced link, an unknown link and the viewer link of a
+phone that holds another game's editor rights, and changes nothing (versions and rows
+alike); another game's editor link changes nothing of this game. The same data through the
+editor link does change it, so each refusal is the link's, not the data's. A POST that is
+not behind a link must be one of the few that start something new: a new one fails here."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from scorepad.access import CREATED
+from scorepad.models import (
+    Deal,
+    DealScore,
+    Evening,
+    EveningBalance,
+    EveningEvent,
+    EveningGame,
+    Game,
+    GameEvent,
+    Player,
+    Seat,
+)
+from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic
+from tests.urlconf import routes
+
+pytestmark = pytest.mark.django_db
+
+# POSTs that are behind no link: they start something new (a game, an import, an evening)
+# or are the JSON API. Anything else that takes a POST must sit behind a link.
+NOT_BEHIND_A_LINK = {"game-new", "game-import", "evening-new", "api-check"}
+UNKNOWN = "x" * 24
+
+
+def all_routes():
+    with translation.override("en"):
+        return list(routes())
+
+
+def sample(route, token="E" * 24):
+    values = {"token": token, "number": 1, "pk": 1, "code": "de", "rest": "en/",
+              "variant_id": "classic"}  # fmt: skip
+    return route.url(**values)
+
+
+def takes_post(route) -> bool:
+    """A pattern is a write when a POST to it is not answered 405 (with any link or none:
+    a view refuses the method before it looks the link up)."""
+    return Client().post(sample(route), {}).status_code != 405
+
+
+@pytest.fixture
+def table(db):
+    """Game A (an undone deal to redo), game B (finished), an evening of B (to carry)."""
+    a = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(a, 0, jokers=1)
+    record_classic(a, 1)
+    a.refresh_from_db()
+    a.undo_last_deal(version=a.version, once="undo-first-0123456789", actor=ACTOR)
+    a.refresh_from_db()
+    b = GameFactory(variant_id="classic", players=["Eve", "Finn"])
+    record_classic(b, 0)
+    b.refresh_from_db()
+    b.end(version=b.version, once=None, actor=ACTOR)
+    evening = Evening.objects.create(stake="0.10")
+    EveningGame.objects.create(evening=evening, game=b, stake="0.10", position=1)
+    return a, b, evening
+
+
+def data_for(route, a, b, evening):
+    """A form that the editor link gets done: the fields every write of a kind reads."""
+    a.refresh_from_db()
+    evening.refresh_from_db()
+    once = {"once": f"{route.name}-a-fresh-token-0123456789"}
+    if route.kind == "evening":
+        fields = {"version": evening.version, "stake": "0.10", "link": "editor", **once}
+        if route.name == "evening-add":
+            fields["game"] = a.editor_token
+        elif route.name == "evening-remove":
+            fields["game"] = b.pk
+        return fields
+    fields = {**classic_form_data(a, 2, jokers=1), **once, "link": "editor"}
+    undone = GameEvent.objects.filter(game=a, kind="undone").first()
+    fields.update(event=undone.pk, form="join", name="Zed")
+    return fields
+
+
+def picture():
+    """Every row and version a write could change."""
+    models = (Game, Seat, Player, Deal, DealScore, GameEvent, Evening, EveningGame,
+              EveningBalance, EveningEvent)  # fmt: skip
+    return {m.__name__: sorted(map(repr, m.objects.values_list())) for m in models}
+
+
+def game_picture(game):
+    return (
+        Game.objects.filter(pk=game.pk).values_list().get(),
+        sorted(map(repr, Seat.objects.filter(game=game).values_list())),
+        sorted(map(repr, Deal.objects.filter(game=game).values_list())),
+        sorted(map(repr, DealScore.objects.filter(deal__game=game).values_list())),
+        sorted(map(repr, GameEvent.objects.filter(game=game).values_list())),
+        sorted(map(repr, EveningGame.objects.filter(game=game).values_list())),
+    )
+
+
+def writes_behind_links():
+    return [r for r in all_routes() if r.kind and takes_post(r)]
+
+
+def test_every_post_is_behind_a_link_or_starts_something_new(db):
+    loose = {r.name for r in all_routes() if not r.kind and takes_post(r)}
+    assert loose == NOT_BEHIND_A_LINK, "a new POST: put it behind a link, or say why not"
+
+
+def test_the_walk_finds_the_writes_the_issue_names(db):
+    names = {r.name for r in writes_behind_links()}
+    assert {"deal-redo", "deal-restore", "game-players", "evening-carry"} <= names
+    assert "game" not in names and "game-history" not in names  # pages that only show
+
+
+def links(route, a, evening):
+    if route.kind == "evening":
+        return evening.viewer_token, evening.editor_token
+    return a.viewer_token, a.editor_token
+
+
+def url_of(route, token):
+    with translation.override("en"):
+        kwargs = {"token": token}
+        if "number" in route.parameters:
+            kwargs["number"] = 1
+        return reverse(route.name, kwargs=kwargs)
+
+
+def refused_and_unchanged(client, route, token, data, statuses):
+    before = picture()
+    response = client.post(url_of(route, token), data)
+    assert response.status_code in statuses, (route.name, response.status_code)
+    assert picture() == before, route.name
+
+
+BEHIND_A_LINK = [r.name for r in all_routes() if r.kind]  # pages and writes; no database
+
+
+@pytest.fixture(params=BEHIND_A_LINK)
+def route(request, table):
+    """Each pattern behind a link; one that takes no POST is a page that only shows."""
+    found = next(r for r in all_routes() if r.name == request.param)
+    if not takes_post(found):
+        assert Client().get(sample(found)).status_code != 405  # a page, then
+    return found if takes_post(found) else None
+
+
+def test_a_write_is_refused_without_its_editor_link_and_changes_nothing(table, route):
+    if route is None:
+        return  # a page: it has no POST to refuse (the fixture checked it answers 405)
+    a, b, evening = table
+    viewer, _editor = links(route, a, evening)
+    data = data_for(route, a, b, evening)
+    refused_and_unchanged(Client(), route, viewer, data, {403})
+    refused_and_unchanged(Client(), route, UNKNOWN, data, {404})
+    # A phone that created another game (its session's rights) is a viewer here.
+    other = Client()
+    session = other.session
+    session[CREATED] = [b.pk]
+    session.save()
+    refused_and_unchanged(other, route, viewer, data, {403})
+
+
+def test_a_replaced_link_is_refused_by_the_write(table, route):
+    if route is None:
+        return
+    a, b, evening = table
+    if route.kind == "evening":
+        old = evening.editor_token
+        evening.replace_link("editor", version=evening.version, once="replace-e-0123", actor=ACTOR)
+    else:
+        old = a.editor_token
+        a.replace_link("editor", version=a.version, once="replace-a-0123456789", actor=ACTOR)
+    refused_and_unchanged(Client(), route, old, data_for(route, a, b, evening), {404})
+
+
+def evening_picture(evening):
+    return (
+        Evening.objects.filter(pk=evening.pk).values_list().get(),
+        sorted(map(repr, EveningGame.objects.filter(evening=evening).values_list())),
+        sorted(map(repr, EveningBalance.objects.filter(evening=evening).values_list())),
+        sorted(map(repr, EveningEvent.objects.filter(evening=evening).values_list())),
+    )
+
+
+def test_another_games_editor_link_changes_nothing_of_this_game(table, route):
+    """Another game's (or evening's) editor link, with this one's form: at most that other
+    one changes, never this one."""
+    if route is None:
+        return
+    a, b, evening = table
+    if route.kind == "game":
+        mine, other = (lambda: game_picture(a)), b.editor_token
+    else:
+        mine = lambda: evening_picture(evening)  # noqa: E731
+        other = Evening.objects.create(stake="0.10").editor_token
+    before = mine()
+    Client().post(url_of(route, other), data_for(route, a, b, evening))
+    assert mine() == before, route.name
+
+
+def test_the_same_data_through_the_editor_link_changes_something(table, route):
+    """So each refusal above is the link's: the same form is done through the editor link."""
+    if route is None:
+        return
+    a, b, evening = table
+    _viewer, editor = links(route, a, evening)
+    before = picture()
+    response = Client().post(url_of(route, editor), data_for(route, a, b, evening))
+    assert response.status_code in (200, 302), (route.name, response.status_code)
+    assert picture() != before, route.name
