@@ -203,7 +203,7 @@ ROMME_FIRST_DEALER = {
     "nb": "Regelarket sier ikke hvordan den første giveren blir funnet",
     "pl": "Opis zasad nie mówi, jak wybrać pierwszego rozdającego",
     "fi": "Sääntölehti ei kerro, miten ensimmäinen jakaja valitaan",
-    "es": "La hoja de reglas no dice cómo se elige al primer repartidor",
+    "es": "El reglamento no dice cómo se elige al primer repartidor",
 }
 ROMME_END = {
     "en": "The sheet does not say when the game ends:",
@@ -211,7 +211,7 @@ ROMME_END = {
     "nb": "Regelarket sier ikke når spillet slutter:",
     "pl": "Opis zasad nie mówi, kiedy gra się kończy:",
     "fi": "Sääntölehti ei kerro, milloin peli päättyy:",
-    "es": "La hoja de reglas no dice cuándo termina la partida:",
+    "es": "El reglamento no dice cuándo termina la partida:",
 }
 
 
