@@ -1,10 +1,12 @@
 """Game links never reach the logs: Django's request log and gunicorn's access and error logs
 write ``/games/<token>/`` instead of the editor or viewer token."""
 
+import contextlib
 import datetime
 import io
 import logging
 import runpy
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -120,6 +122,21 @@ class _Request:
     headers = [("REFERER", "https://example.org/en/games/" + "R" * 24 + "/share/")]
 
 
+@contextlib.contextmanager
+def gunicorn_logger(**settings: str) -> Iterator[GunicornLogger]:
+    """A gunicorn logger writing where `settings` say; its files are closed afterwards
+    (an open log file left to the garbage collector fails a later test)."""
+    cfg = Config()
+    for name, value in settings.items():
+        cfg.set(name, value)
+    log = GunicornLogger(cfg)
+    try:
+        yield log
+    finally:
+        for handler in log.access_log.handlers + log.error_log.handlers:
+            handler.close()
+
+
 def test_gunicorn_conf_uses_the_masking_logger():
     conf = runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))
     assert conf["logger_class"] == "continental.logfilters.GunicornLogger"
@@ -128,27 +145,22 @@ def test_gunicorn_conf_uses_the_masking_logger():
 def test_gunicorn_access_and_error_logs_mask_the_links(tmp_path):
     token = "E" * 24
     access, errors = tmp_path / "access.log", tmp_path / "error.log"
-    cfg = Config()
-    cfg.set("accesslog", str(access))
-    cfg.set("errorlog", str(errors))
-    cfg.set(
-        "access_log_format",
-        '%(h)s "%(r)s" %(s)s %(U)s "%(f)s" %({referer}i)s %({raw_uri}e)s %({x-missing}i)s',
-    )
-    log = GunicornLogger(cfg)
-    environ = {
-        "REQUEST_METHOD": "POST",
-        "RAW_URI": f"/en/games/{token}/deals/new/?x=1",
-        "PATH_INFO": f"/en/games/{token}/deals/new/",
-        "QUERY_STRING": "x=1",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "203.0.113.5",
-        "HTTP_REFERER": f"https://example.org/en/games/{token}/",
-    }
-    log.access(_Response(), _Request(), environ, datetime.timedelta(milliseconds=5))
-    log.error("Error handling request %s", f"/en/games/{token}/end/")
-    for handler in log.access_log.handlers + log.error_log.handlers:
-        handler.flush()
+    with gunicorn_logger(
+        accesslog=str(access),
+        errorlog=str(errors),
+        access_log_format='%(h)s "%(r)s" %(s)s %(U)s "%(f)s" %({referer}i)s %({raw_uri}e)s %({x-missing}i)s',
+    ) as log:
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "RAW_URI": f"/en/games/{token}/deals/new/?x=1",
+            "PATH_INFO": f"/en/games/{token}/deals/new/",
+            "QUERY_STRING": "x=1",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "203.0.113.5",
+            "HTTP_REFERER": f"https://example.org/en/games/{token}/",
+        }
+        log.access(_Response(), _Request(), environ, datetime.timedelta(milliseconds=5))
+        log.error("Error handling request %s", f"/en/games/{token}/end/")
     line = access.read_text()
     assert line.startswith('203.0.113.5 "POST /en/games/<token>/deals/new/?x=1 HTTP/1.1" 200')
     assert '/en/games/<token>/deals/new/ "https://example.org/en/games/<token>/"' in line

@@ -12,11 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from gunicorn.config import Config
 
-from continental.logfilters import LINK_PARAMETERS, GunicornLogger, mask
+from continental.logfilters import LINK_PARAMETERS, mask
 from scorepad.models import Evening
-from tests.continental.test_logging import _Request, _Response
+from tests.continental.test_logging import _Request, _Response, gunicorn_logger
 from tests.factories import ACTOR, GameFactory, record_classic
 from tests.urlconf import routes
 
@@ -86,22 +85,19 @@ def test_again_and_the_referer_are_masked_in_the_logs(tmp_path):
         "/en/games/new/?variant=romme&again=<token>&x=1"
     )
     access = tmp_path / "access.log"
-    cfg = Config()
-    cfg.set("accesslog", str(access))
-    cfg.set("access_log_format", '"%(r)s" "%(f)s" %({referer}i)s')
-    log = GunicornLogger(cfg)
-    environ = {
-        "REQUEST_METHOD": "GET",
-        "RAW_URI": f"/en/games/new/?again={token}",
-        "PATH_INFO": "/en/games/new/",
-        "QUERY_STRING": f"again={token}",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "203.0.113.5",
-        "HTTP_REFERER": f"https://example.org/en/games/new/?again={token}",
-    }
-    log.access(_Response(), _Request(), environ, datetime.timedelta(milliseconds=5))
-    for handler in log.access_log.handlers:
-        handler.flush()
+    with gunicorn_logger(
+        accesslog=str(access), access_log_format='"%(r)s" "%(f)s" %({referer}i)s'
+    ) as log:
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "RAW_URI": f"/en/games/new/?again={token}",
+            "PATH_INFO": "/en/games/new/",
+            "QUERY_STRING": f"again={token}",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "203.0.113.5",
+            "HTTP_REFERER": f"https://example.org/en/games/new/?again={token}",
+        }
+        log.access(_Response(), _Request(), environ, datetime.timedelta(milliseconds=5))
     line = access.read_text()
     assert token not in line and "again=<token>" in line
 
