@@ -1,13 +1,15 @@
 """Undo is safe: the message of an undo offers Redo, and the history brings back a deal
 that was undone or deleted, scored again by the engine exactly as it was."""
 
+import json
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.models import Deal, GameEvent
+from scorepad.management.commands.backup import export_database, import_database
+from scorepad.models import Deal, Game, GameEvent, Player
 from tests.factories import GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import hidden, own
 
@@ -173,3 +175,43 @@ def test_redo_kept_on_a_phone_without_connection_is_answered_for_its_outbox(crea
     again = creator.post(url(three_deals, "deal-redo"), form, HTTP_X_SCOREPAD_OUTBOX="1")
     assert again.json()["outcome"] == "already"
     assert len(rows(three_deals)) == 3
+
+
+def restore_from_a_backup(creator, game):
+    """Back up every game, empty the database and restore: the history gets new ids."""
+    document, broken = export_database()
+    assert not broken
+    document = json.loads(json.dumps(document))
+    # Entries made after the restore would otherwise reuse the old ids by chance.
+    GameFactory(variant_id="classic", players=2).events.create(kind="created", actor="x")
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    import_database(document)
+    game = Game.objects.get(editor_token=game.editor_token)
+    return game, creator.get(url(game, "game-history")).content.decode()
+
+
+def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(creator, three_deals):
+    game = three_deals
+    page = undo(creator, game).content.decode()
+    creator.post(url(game, "deal-redo"), redo_form(page))
+    body = creator.get(url(game, "deal-delete", number=1)).content.decode()
+    creator.post(
+        url(game, "deal-delete", number=1),
+        {"version": hidden(body, "version"), "once": hidden(body, "once")},
+    )
+    game, history = restore_from_a_backup(creator, game)
+    # Deal 3 came back before the backup; deal 1 was deleted and still waits.
+    assert history.count("/deals/restore/") == 1 and "Bring back deal 1" in history
+    undone = GameEvent.objects.get(game=game, kind="undone")
+    answer = creator.post(
+        url(game, "deal-restore"),
+        {"event": undone.pk, "version": game.version, "once": "restore-0123456789abcd"},
+        follow=True,
+    )
+    assert "Deal 3 was brought back already." in answer.content.decode()
+    assert len(rows(game)) == 2
+    form = re.search(r'<form method="post" action="[^"]*/deals/restore/".*?</form>', history, re.S)
+    data = {n: hidden(form.group(0), n) for n in ("event", "version", "once")}
+    answer = creator.post(url(game, "deal-restore"), data, follow=True)
+    assert "Deal 1 brought back." in answer.content.decode() and len(rows(game)) == 3

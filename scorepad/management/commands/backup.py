@@ -145,6 +145,7 @@ def export_game(game_id: int) -> dict[str, Any]:
         updated_at=_time(game.updated_at),
         history=[
             {
+                "id": event.pk,  # what a "restored" entry's source names
                 "at": _time(event.at),
                 "kind": event.kind,
                 "deal_number": event.deal_number,
@@ -402,7 +403,7 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
     game.events.all().delete()
     history = entry.get("history") or []
     _check(isinstance(history, list), "the history is not a list.")
-    GameEvent.objects.bulk_create(
+    events = [
         GameEvent(
             game=game,
             at=_parse_time(item["at"], "history"),
@@ -418,7 +419,31 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
             form_token=item.get("form_token") or None,
         )
         for item in history
-    )
+    ]
+    # Both databases return the new ids (PostgreSQL; SQLite from 3.35, which Django 5.2 needs).
+    GameEvent.objects.bulk_create(events)
+    _repoint_sources(history, events)
+
+
+def _repoint_sources(history: list[Any], events: list[GameEvent]) -> None:
+    """A "restored" entry names the entry of the deal it brought back by its id; the
+    restored history has new ids, so point it at the new one. A source the backup does not
+    hold (a backup from before ids were written) points at nothing rather than at whatever
+    entry has that id now, which would hide that entry's Bring back or offer one twice."""
+    new_id = {
+        item["id"]: event.pk
+        for item, event in zip(history, events, strict=True)
+        if isinstance(item.get("id"), int) and not isinstance(item.get("id"), bool)
+    }
+    changed = []
+    for event in events:
+        details = event.details
+        if event.kind == "restored" and isinstance(details, dict) and "source" in details:
+            source = details["source"]
+            known = isinstance(source, int) and not isinstance(source, bool)
+            event.details = {**details, "source": new_id.get(source) if known else None}
+            changed.append(event)
+    GameEvent.objects.bulk_update(changed, ["details"])
 
 
 def _stake(value: Any, label: str) -> Decimal:
