@@ -177,7 +177,9 @@ JSON = st.recursive(
     lambda inner: (
         st.lists(inner, max_size=3)
         | st.dictionaries(
-            st.sampled_from(["0", "1", "9", "x"]) | st.text(STORED_TEXT, max_size=5), inner, max_size=4
+            st.sampled_from(["0", "1", "9", "x"]) | st.text(STORED_TEXT, max_size=5),
+            inner,
+            max_size=4,
         )
     ),
     max_leaves=12,
