@@ -121,11 +121,7 @@ def test_a_deal_brought_back_once_cannot_come_back_twice(creator, three_deals):
     creator.post(url(game, "deal-redo"), redo_form(page))
     undone = GameEvent.objects.get(game=game, kind="undone")
     game.refresh_from_db()
-    answer = creator.post(
-        url(game, "deal-restore"),
-        {"event": undone.pk, "version": game.version, "once": "restore-0123456789abcd"},
-        follow=True,
-    )
+    answer = bring_back(creator, game, undone)
     assert "Deal 3 was brought back already." in answer.content.decode()
     assert len(rows(game)) == 3
 
@@ -177,6 +173,15 @@ def test_redo_kept_on_a_phone_without_connection_is_answered_for_its_outbox(crea
     assert len(rows(three_deals)) == 3
 
 
+def bring_back(creator, game, event):
+    """Post Bring back for a history entry, with the game's current version."""
+    return creator.post(
+        url(game, "deal-restore"),
+        {"event": event.pk, "version": game.version, "once": "restore-0123456789abcd"},
+        follow=True,
+    )
+
+
 def restore_from_a_backup(creator, game):
     """Back up every game, empty the database and restore: the history gets new ids."""
     document, broken = export_database()
@@ -204,11 +209,7 @@ def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(crea
     # Deal 3 came back before the backup; deal 1 was deleted and still waits.
     assert history.count("/deals/restore/") == 1 and "Bring back deal 1" in history
     undone = GameEvent.objects.get(game=game, kind="undone")
-    answer = creator.post(
-        url(game, "deal-restore"),
-        {"event": undone.pk, "version": game.version, "once": "restore-0123456789abcd"},
-        follow=True,
-    )
+    answer = bring_back(creator, game, undone)
     assert "Deal 3 was brought back already." in answer.content.decode()
     assert len(rows(game)) == 2
     form = re.search(r'<form method="post" action="[^"]*/deals/restore/".*?</form>', history, re.S)
