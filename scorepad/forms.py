@@ -514,7 +514,9 @@ class NewGameForm(OwnMessages):
                 self.add_error("schedule", engine_message(exc))
         dealer = data.get("first_dealer") or "draw"
         position = small_int(dealer)
-        if dealer != "draw" and not (position is not None and position < n):
+        # The first dealer is a seat: of every seat ever used, not a place at the table.
+        seats = len(self.seats.entries)
+        if dealer != "draw" and not (position is not None and position < seats):
             self.add_error("first_dealer", _("Choose who deals first, or let the app draw."))
         data["first_dealer"] = dealer
         if variant_id != CLASSIC:

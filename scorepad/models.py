@@ -196,6 +196,12 @@ class Game(models.Model):
             return True
         return bool(self.target_score) and any(t >= self.target_score for t in totals)
 
+    def deal_count(self) -> int:
+        """The deals stored now. (Not ``self.deals.count()``: a game loaded for its page has
+        its deals prefetched, and a change made since is not in that list. The walk found an
+        undone last deal of a contract game that left the game ended.)"""
+        return Deal.objects.filter(game_id=self.pk).count()
+
     def is_complete(self, deals: int) -> bool:
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
         return self.total_deals is not None and deals >= self.total_deals
@@ -228,7 +234,7 @@ class Game(models.Model):
                 details = apply(self)
                 totals = self.recompute_totals()
                 reached = kind in ADDS_A_DEAL and not self.is_finished
-                if reached and self.target_reached(self.deals.count(), totals):
+                if reached and self.target_reached(self.deal_count(), totals):
                     self.finish()
                     details["target"] = True
                 event = GameEvent.objects.create(
@@ -333,7 +339,7 @@ class Game(models.Model):
     # --- the operations of the score pad ----------------------------------------------------
     def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
         def apply(game: Game) -> dict[str, Any]:
-            number = game.deals.count() + 1
+            number = game.deal_count() + 1
             if game.is_finished:
                 raise StaleVersion
             deal = Deal(game=game, number=number)
@@ -370,7 +376,7 @@ class Game(models.Model):
             later = Deal.objects.filter(game=game, number__gt=number)
             later.update(number=-(F("number") - 1))
             Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
-            if game.is_finished and not game.is_complete(game.deals.count()):
+            if game.is_finished and not game.is_complete(game.deal_count()):
                 game.resume()
             return {"deal_number": number, "before": before}
 
@@ -390,7 +396,7 @@ class Game(models.Model):
         the number it had: the later deals move down one row."""
 
         def apply(game: Game) -> dict[str, Any]:
-            count = game.deals.count()
+            count = game.deal_count()
             if game.is_finished or game.is_complete(count):
                 raise StaleVersion
             at = min(number, count + 1)

@@ -171,3 +171,25 @@ def test_a_file_whose_table_at_the_end_is_too_large_is_refused():
     document["left"] = []
     with pytest.raises(ImportProblem, match="is for 2 to 4 players; the table has 5"):
         import_game(document, remembered={}, actor=None)
+
+
+@pytest.mark.parametrize("deals", [0, 1])
+def test_a_game_whose_first_dealer_sits_past_the_table_count_imports(deals):
+    """The first dealer is a seat (of every seat ever used), not a place among those at the
+    table: four sit down, the fourth deals first, one leaves before the first deal. The walk
+    found its export refused ("Choose who deals first")."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo", "Dan"])
+    Game.objects.filter(pk=game.pk).update(first_dealer=3)
+    phone = own(Client(), game)
+    seat_change(phone, game, "leave", position=1, op="leave")
+    if deals:
+        deal(phone, game, 0, {2: 10, 3: 5})
+    raw = phone.get(reverse("game-export-json", kwargs={"token": game.viewer_token})).content
+    assert json.loads(raw)["first_dealer"] == 3
+    response = phone.post(
+        reverse("game-import"), {"file": SimpleUploadedFile("g.json", raw, "application/json")}
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert imported.first_dealer == 3
+    assert sheet_of(imported) == sheet_of(game)
