@@ -379,9 +379,9 @@ class Walk(RuleBasedStateMachine):
             saved = self.post("B", merged, {})
             if self.game(pk).version == before:
                 # Each phone's fields may make a deal no one entered (A's winner with B's
-                # points for them): then the merged form says what is wrong, and A's deal
-                # stays as it was.
-                assert saved.status == 422 and page_errors(saved), (
+                # points for them, A's cards with B's points): then the merged form says
+                # what is wrong (in place, as any form with a mistake), and A's deal stays.
+                assert saved.status in (200, 422) and page_errors(saved), (
                     f"the merged form was neither saved nor told why: {saved.status}"
                 )
                 return
