@@ -31,7 +31,7 @@ from xml.etree import ElementTree
 import pytest
 from django.db import transaction
 from django.urls import get_resolver
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -1099,6 +1099,8 @@ WALK = settings(
     stateful_step_count=int(os.environ.get("WALK_STEPS", "30")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    # WALK_SHRINK=0 reports the first failing example as found (no shrinking).
+    phases=[p for p in Phase if os.environ.get("WALK_SHRINK", "1") != "0" or p != Phase.shrink],
 )
 WALK_MINUTES = float(os.environ.get("WALK_MINUTES", "0"))
 
