@@ -53,3 +53,18 @@ def test_deleting_a_deal_of_an_ended_game_opens_it_and_redo_ends_it_again():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.deals.count() == 3
+
+
+@pytest.mark.parametrize("variant", ["classic", "romme"])
+def test_undoing_a_deal_of_a_game_ended_by_hand_opens_it_again(variant):
+    game = GameFactory(variant_id=variant, players=["Anna", "Ben", "Cleo"])
+    phone = own(Client(), game)
+    deal(phone, game, 0, None if variant == "classic" else {1: 10, 2: 5})
+    deal(phone, game, 1, None if variant == "classic" else {0: 10, 2: 5})
+    write(phone, game, "game-end", {})
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    write(phone, game, "deal-undo", {})
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS
+    assert game.deals.count() == 1

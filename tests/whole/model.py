@@ -91,7 +91,9 @@ class MGame:
     def take_away(self, number: int, event: int) -> None:
         deal = self.deals.pop(number - 1)
         self.kept[event] = (number, deal)
-        if self.finished and self.total_deals is not None and not self.complete():
+        # A deal taken away from an ended game opens it again (the app's rule: the sheet
+        # goes back to where the game was still being played).
+        if self.finished and not self.complete():
             self.finished = False
 
     def bring_back(self, event: int) -> int:

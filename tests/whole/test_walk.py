@@ -1121,6 +1121,8 @@ def test_the_whole_app_walked_at_random():
             first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else repr(exc)
             found.append(f"{type(exc).__name__}: {first}")
             print(f"\nwalk found: {found[-1]}", flush=True)
+            for note in getattr(exc, "__notes__", []):  # the example's steps and its blob
+                print(note, flush=True)
     minutes = (time.monotonic() - started) / 60
     print(
         f"\nwalk: {Walk.examples} examples, {Walk.total_steps} steps, "
