@@ -125,7 +125,9 @@ class MGame:
 
 def classic_deal(players: list[int], winner: int | None, entry: dict) -> MDeal:
     if winner is None:
-        return MDeal(players=players, entry=entry, scores={})
+        # An abandoned deal scores no one, and a seat plays in a deal when it has a score in
+        # it: the deal has no players of its own (a correction of it asks the table now).
+        return MDeal(players=[], entry=entry, scores={})
     payment = classic_payment(
         entry.get("wild_twos", 0),
         entry.get("jokers", 0),

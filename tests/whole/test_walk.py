@@ -323,11 +323,9 @@ class Walk(RuleBasedStateMachine):
         assert page.status == 200
         form = page.form(f"/deals/{number}/edit/", has="went_out")
         assert form is not None
+        # An abandoned deal has no players of its own: its form asks the table now.
         players = mgame.deals[number - 1].players or mgame.active_positions()
         values, deal = self.entry_values(mgame, form, data, players)
-        if not mgame.deals[number - 1].players:
-            # An abandoned deal has no players of its own: its form asks the table now.
-            return
         before = self.game(pk).version
         self.post(who, form, values)
         after = self.game(pk).version
@@ -396,6 +394,7 @@ class Walk(RuleBasedStateMachine):
         export = json.loads(self.phones["A"].get(self.url(pk, "A", "export.json")).html)
         row = export["deals"][number - 1]
         deal = mgame.deals[number - 1]
+        deal.players = list(row["players"])
         deal.scores = {pos: row["scores"][pos] for pos in deal.players}
 
     @rule(i=st.integers(0, 99), b=st.booleans())
@@ -695,12 +694,24 @@ class Walk(RuleBasedStateMachine):
         assert page.status < 500, f"a replay of {form.action} answered {page.status}"
         assert self.versions() == before, f"a replay of {form.action} changed something"
 
+    def write_forms(self) -> list[tuple[Form, dict, object]]:
+        """The writes the editors' phones made of late, and every write form on the pages
+        they hold now (a Redo beside an undo's message, Bring back in a history)."""
+        forms = [(form, values, button) for _p, form, values, button in self.posted]
+        for phone in "AB":
+            for page in self.phones[phone].pages[-3:]:
+                for form in page.forms:
+                    if form.method == "post":
+                        forms.append((form, {}, form.buttons[0] if form.buttons else None))
+        return forms
+
     @rule(k=st.integers(0, 99))
     @precondition(lambda self: self.posted)
     def viewer_posts_a_write(self, k):
         """Phone C takes a write form of an editor's page and posts it through its viewer
         link: refused, and nothing anywhere changes."""
-        _phone, form, values, button = self.posted[k % len(self.posted)]
+        forms = self.write_forms()
+        form, values, button = forms[k % len(forms)]
         path = path_of(form.action)
         match = re.match(r"^/(\w\w)/(games|evenings)/([A-Za-z0-9_-]{20,64})/(.*)$", path)
         if not match:
