@@ -144,6 +144,7 @@ class Walk(RuleBasedStateMachine):
         self.touched: set[int] = set()
         self.touched_evenings: set[int] = set()
         self.posted: list[tuple[str, Form, dict]] = []  # (phone, form, values) to replay
+        self.offered: list[Form] = []  # write forms the answers to those showed
         self.steps = 0
         self.stroked = stroked_classes()
         self.prints: dict[tuple[str, int], tuple] = {}
@@ -191,6 +192,10 @@ class Walk(RuleBasedStateMachine):
         if form.method == "post":
             self.posted.append((phone, form, dict(values or {}), kw.get("button")))
             del self.posted[:-12]
+            # The writes the answer offers (a Redo beside an undo's message): the viewer
+            # tries them too.
+            self.offered.extend(f for f in page.forms if f.method == "post")
+            del self.offered[:-24]
         return page
 
     def game_tokens(self, pk: int) -> tuple[str, str]:
@@ -695,14 +700,14 @@ class Walk(RuleBasedStateMachine):
         assert self.versions() == before, f"a replay of {form.action} changed something"
 
     def write_forms(self) -> list[tuple[Form, dict, object]]:
-        """The writes the editors' phones made of late, and every write form on the pages
-        they hold now (a Redo beside an undo's message, Bring back in a history)."""
+        """The writes the editors' phones made of late, the write forms their answers showed
+        (a Redo beside an undo's message), and those on the pages they hold now."""
         forms = [(form, values, button) for _p, form, values, button in self.posted]
+        offered = list(self.offered)
         for phone in "AB":
             for page in self.phones[phone].pages[-3:]:
-                for form in page.forms:
-                    if form.method == "post":
-                        forms.append((form, {}, form.buttons[0] if form.buttons else None))
+                offered.extend(f for f in page.forms if f.method == "post")
+        forms.extend((f, {}, f.buttons[0] if f.buttons else None) for f in offered)
         return forms
 
     @rule(k=st.integers(0, 99))
