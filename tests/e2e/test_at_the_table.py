@@ -1,0 +1,40 @@
+"""The evening at the table, smoothed (issue 23): what a phone at the table shows after a
+save and a live update, on a 390 px phone."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import GameFactory, record_classic
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+NEWEST_ROW_SEEN = """() => {
+  const box = document.querySelector('.sheet-scroll');
+  const rows = box.querySelectorAll('tbody tr');
+  const row = rows[rows.length - 1].getBoundingClientRect();
+  const head = box.querySelector('thead th').getBoundingClientRect();
+  const foot = box.querySelector('tfoot th').getBoundingClientRect();
+  return {number: rows[rows.length - 1].querySelector('th').textContent.trim(),
+          seen: row.top >= head.bottom - 1 && row.bottom <= foot.top + 1,
+          capped: box.scrollHeight > box.clientHeight};
+}"""
+
+
+def test_the_newest_deal_stays_in_view_after_a_save_and_a_live_update(page):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    for deal in range(15):
+        record_classic(game, deal % 4, jokers=1)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    seen = page.evaluate(NEWEST_ROW_SEEN)
+    assert seen["capped"] and seen["number"] == "15" and seen["seen"], seen
+    page.get_by_role("link", name="Record deal 16").click()
+    page.locator(".deal-form label.chip", has_text="Ben").first.click()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#game .messages")).to_contain_text("Deal 16 recorded.")
+    seen = page.evaluate(NEWEST_ROW_SEEN)
+    assert seen["number"] == "16" and seen["seen"], seen
+    page.evaluate("document.querySelector('.sheet-scroll').scrollTop = 0")
+    record_classic(game, 2)  # another phone records deal 17; this one follows
+    expect(page.locator(".sheet tbody tr")).to_have_count(17)
+    seen = page.evaluate(NEWEST_ROW_SEEN)
+    assert seen["number"] == "17" and seen["seen"], seen
