@@ -38,3 +38,17 @@ def test_the_newest_deal_stays_in_view_after_a_save_and_a_live_update(page):
     expect(page.locator(".sheet tbody tr")).to_have_count(17)
     seen = page.evaluate(NEWEST_ROW_SEEN)
     assert seen["number"] == "17" and seen["seen"], seen
+
+
+def test_a_live_update_clears_the_success_message_that_no_longer_holds(page):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    page.get_by_role("link", name="Record deal 2").click()
+    page.locator(".deal-form label.chip", has_text="Ben").first.click()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#game")).to_contain_text("Deal 2 recorded.")
+    record_classic(game, 2)  # another phone records deal 3
+    expect(page.locator(".sheet tbody tr")).to_have_count(3)
+    expect(page.get_by_text("Deal 2 recorded.")).to_have_count(0)
+    expect(page.get_by_role("link", name="Record deal 4")).to_be_visible()
