@@ -52,3 +52,46 @@ def test_a_live_update_clears_the_success_message_that_no_longer_holds(page):
     expect(page.locator(".sheet tbody tr")).to_have_count(3)
     expect(page.get_by_text("Deal 2 recorded.")).to_have_count(0)
     expect(page.get_by_role("link", name="Record deal 4")).to_be_visible()
+
+
+CUE_OVER_SCORES = """() => {
+  const wrap = document.querySelector('.sheet-wrap');
+  const box = document.querySelector('.sheet-scroll').getBoundingClientRect();
+  const cue = getComputedStyle(wrap, '::after');
+  const w = wrap.getBoundingClientRect();
+  const width = parseFloat(cue.width), height = parseFloat(cue.height);
+  const left = w.right - parseFloat(cue.right) - width, top = w.top + parseFloat(cue.top);
+  const covered = [];
+  for (const td of document.querySelectorAll('.sheet tbody td, .sheet tfoot td')) {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    for (const r of range.getClientRects()) {
+      // the part of the text the box shows (what it clips is not seen)
+      const l = Math.max(r.left, box.left), rr = Math.min(r.right, box.right);
+      const t = Math.max(r.top, box.top), b = Math.min(r.bottom, box.bottom);
+      if (l < rr && t < b && l < left + width && rr > left && t < top + height && b > top)
+        covered.push(td.textContent);
+    }
+  }
+  return {opacity: Number(cue.opacity), covered};
+}"""
+
+
+def test_at_320_px_the_scroll_cue_covers_no_score(page):
+    from tests.e2e.test_small_screens import TWELVE
+
+    game = GameFactory(variant_id="classic", players=TWELVE)
+    for deal in range(12):
+        record_classic(game, (deal * 5) % 12, jokers=1)
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{page.base}/en/games/{game.viewer_token}/")
+    expect(page.locator(".sheet tbody tr")).to_have_count(12)
+    for left, top in ((0, 0), (0.4, 200), (0, 10_000)):
+        page.evaluate(
+            "([l, t]) => { const b = document.querySelector('.sheet-scroll');"
+            " b.scrollLeft = l * (b.scrollWidth - b.clientWidth); b.scrollTop = t; }",
+            [left, top],
+        )
+        page.wait_for_timeout(50)  # a frame for the scroll-driven cue
+        seen = page.evaluate(CUE_OVER_SCORES)
+        assert seen["opacity"] > 0 and seen["covered"] == [], (left, top, seen)
