@@ -95,3 +95,47 @@ def test_at_320_px_the_scroll_cue_covers_no_score(page):
         page.wait_for_timeout(50)  # a frame for the scroll-driven cue
         seen = page.evaluate(CUE_OVER_SCORES)
         assert seen["opacity"] > 0 and seen["covered"] == [], (left, top, seen)
+
+
+from tests.e2e.test_checker import RULES_EXAMPLE as HAND  # noqa: E402
+
+
+def grid_top(page, selector: str) -> float:
+    return page.evaluate(
+        "s => document.querySelector(s).getBoundingClientRect().top + window.scrollY", selector
+    )
+
+
+def test_the_checkers_grid_stays_where_it_is_tapped(page):
+    page.goto(page.base + "/en/check/")
+    before = grid_top(page, ".check-grid")
+    for i, code in enumerate(HAND, start=1):
+        page.locator(f'.check-grid button[name="add"][value="{code}"]').click()
+        expect(page.locator("#check-hand .check-card")).to_have_count(i)
+        assert grid_top(page, ".check-grid") == before, f"the grid moved at card {i}"
+    expect(page.locator(".check-brief")).to_have_text("Goes out · payment 3")
+
+
+def test_the_deal_forms_card_grids_stay_where_they_are_tapped(page):
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    page.get_by_role("link", name="Record deal 1").click()
+    page.locator(".deal-form label.chip", has_text="Anna").first.click()
+    page.locator(".deal-form .mode label.chip").nth(1).click()
+    expect(page.locator(".by-hand .card-grid")).to_be_visible()
+    before = grid_top(page, ".by-hand .card-suit")
+    for i, code in enumerate(HAND, start=1):
+        page.locator(f'.by-hand [data-card="{code}"]').click()
+        assert grid_top(page, ".by-hand .card-suit") == before, f"the grid moved at card {i}"
+    expect(page.locator(".by-hand .card-hand .check-card")).to_have_count(16)
+
+    romme = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo", "Dan"])
+    page.goto(f"{page.base}/en/games/{romme.editor_token}/")
+    page.get_by_role("link", name="Record deal 1").click()
+    page.locator(".deal-form label.chip", has_text="Anna").first.click()
+    page.locator(".penalty-row").nth(1).locator("summary").click()
+    grid = ".cards-entry[open] .card-suit"
+    before = grid_top(page, grid)
+    for i, code in enumerate(HAND[:5], start=1):
+        page.locator(f'.cards-entry[open] [data-card="{code}"]').click()
+        assert grid_top(page, grid) == before, f"the grid moved at card {i}"
