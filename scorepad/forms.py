@@ -23,7 +23,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.audit import Excess, excess_cards
-from rules.engine.cards import CardError, check_copies, format_cards, local_code, parse_cards
+from rules.engine.cards import (
+    CardError,
+    check_copies,
+    format_cards,
+    format_local,
+    local_code,
+    parse_cards,
+)
 from rules.engine.check import CheckError, check_hand
 from rules.engine.scoring import (
     ScoreError,
@@ -203,6 +210,15 @@ def replace_stock_messages(form: forms.Form) -> None:
         for code in codes:
             if code not in field.error_messages or _is_stock(code, field.error_messages[code]):
                 field.error_messages[code] = ours.get(code, fallback)
+
+
+def typed_back(cards: str) -> str:
+    """Stored cards (canonical notation) as the page's language types them, the letters of
+    the card grid's buttons: German ``BH DH``, not ``JH QH``."""
+    try:
+        return format_local(parse_cards(cards), get_language())
+    except CardError:
+        return cards
 
 
 class OwnMessages(forms.Form):
@@ -799,7 +815,7 @@ class ClassicDealForm(DealForm):
         entry = deal.entry
         initial = {"went_out": str(deal.went_out), "first_turn": entry.get("first_turn") or ""}
         if entry.get("mode") == "hand":
-            initial.update(mode="hand", hand=entry.get("cards", ""))
+            initial.update(mode="hand", hand=typed_back(entry.get("cards", "")))
         else:
             initial.update(
                 mode="rows",
@@ -977,7 +993,7 @@ class PenaltyDealForm(DealForm):
         }
         for pos, value in deal.entry.get("left", {}).items():
             if "cards" in value:
-                initial[f"cards_{pos}"] = value["cards"]
+                initial[f"cards_{pos}"] = typed_back(value["cards"])
             else:
                 initial[f"points_{pos}"] = value.get("points")
         return initial

@@ -139,3 +139,17 @@ def test_the_deal_forms_card_grids_stay_where_they_are_tapped(page):
     for i, code in enumerate(HAND[:5], start=1):
         page.locator(f'.cards-entry[open] [data-card="{code}"]').click()
         assert grid_top(page, grid) == before, f"the grid moved at card {i}"
+
+
+def test_cards_tapped_in_german_are_written_in_the_buttons_letters(page):
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    page.goto(f"{page.base}/de/games/{game.editor_token}/")
+    page.get_by_role("link", name="Runde 1 eintragen").click()
+    page.locator(".deal-form label.chip", has_text="Anna").first.click()
+    row = page.locator(".penalty-row").nth(1)
+    row.locator("summary").click()
+    for code in ("JH", "QH", "KS"):
+        row.locator(f'[data-card="{code}"]').click()
+    expect(row.locator("textarea, input[type=text]").last).to_have_value("BH DH KS")
+    expect(row.locator(".card-hand .check-card")).to_have_count(3)
+    expect(row.locator(".card-sum")).to_contain_text("30")
