@@ -443,7 +443,10 @@ class NewGameForm(OwnMessages):
     value_per_point = MoneyField(
         label=_("Money per point (optional)"),
         required=False,
-        help_text=_("For the settle-up at the end, e.g. 0.10."),
+        help_text=_(
+            "Shows each player's money during the game and works out the settle-up at the end, "
+            "e.g. 0.10."
+        ),
     )
 
     def __init__(self, *args, seats: SeatList, table: int | None = None, **kwargs):

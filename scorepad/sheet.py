@@ -15,7 +15,15 @@ from decimal import Decimal
 from django.db.models import Prefetch
 
 from rules.engine.dealing import dealers, next_playing
-from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
+from rules.engine.evening import game_money
+from rules.engine.scoring import (
+    ScoreError,
+    Standing,
+    Transfer,
+    running_totals,
+    settle_up,
+    standings,
+)
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.i18n import engine_message
 
@@ -100,10 +108,26 @@ class Sheet:
         return "" if players <= 4 else "snug" if players <= 8 else "tight"
 
     @property
-    def ranked(self) -> list[tuple[Seat, Standing, int]]:
-        """The standings with each player's mark."""
+    def ranked(self) -> list[tuple[Seat, Standing, int, int | None]]:
+        """The standings with each player's mark and, in a classic game with money per
+        point, the money the total is worth (cents) during play as at the end."""
         marks = {head.seat.position: head.mark for head in self.heads}
-        return [(seat, st, marks[seat.position]) for seat, st in self.standings]
+        money = self.money
+        return [
+            (seat, st, marks[seat.position], money.get(seat.position))
+            for seat, st in self.standings
+        ]
+
+    @property
+    def money(self) -> dict[int, int]:
+        per_point = self.game.value_per_point
+        if not self.is_classic or per_point is None or per_point <= 0 or not self.rows:
+            return {}
+        totals = {seat.position: t for seat, t in zip(self.seats, self.totals, strict=True)}
+        try:
+            return game_money(totals, CLASSIC, per_point)
+        except ScoreError:  # a sheet whose totals do not sum to zero shows no money
+            return {}
 
     @property
     def deal_count(self) -> int:

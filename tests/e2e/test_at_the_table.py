@@ -153,3 +153,27 @@ def test_cards_tapped_in_german_are_written_in_the_buttons_letters(page):
     expect(row.locator("textarea, input[type=text]").last).to_have_value("BH DH KS")
     expect(row.locator(".card-hand .check-card")).to_have_count(3)
     expect(row.locator(".card-sum")).to_contain_text("30")
+
+
+def test_money_per_point_is_on_the_form_and_the_phone_remembers_its_variant(page):
+    page.goto(page.base + "/en/games/new/")
+    page.locator('label.variant-choice:has(input[value="classic"])').click()
+    money = page.get_by_label("Money per point (optional)")
+    expect(money).to_be_visible()  # the house rules stay folded
+    expect(page.locator("details.house-rules")).not_to_have_attribute("open", "")
+    page.locator('label.variant-choice:has(input[value="romme"])').click()
+    expect(money).to_be_hidden()
+    page.locator('label.variant-choice:has(input[value="classic"])').click()
+    money.fill("0,10")
+    for name in ("Anna", "Ben"):
+        page.get_by_label("Player's name").fill(name)
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator(".seats li").last).to_contain_text(name)
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("link", name="Record deal 1").click()
+    page.locator(".deal-form label.chip", has_text="Anna").first.click()
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".standings li").first).to_contain_text("+")
+    expect(page.locator(".standings .money").first).to_be_visible()
+    page.goto(page.base + "/en/games/new/")
+    expect(page.locator('input[name="variant"][value="classic"]')).to_be_checked()
