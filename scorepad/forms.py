@@ -38,6 +38,7 @@ from rules.engine.scoring import (
     classic_payment,
     hand_penalty,
     penalty_deal,
+    penalty_errors,
 )
 from rules.engine.variants import (
     CLASSIC,
@@ -493,6 +494,26 @@ class NewGameForm(OwnMessages):
             for variant_id, group in self.option_groups
         ]
 
+    @staticmethod
+    def _limit_text(variant_id: str, n: int) -> str:
+        variant = get_variant(variant_id)
+        return _("%(game)s is for %(low)d to %(high)d players; the table has %(n)d.") % {
+            "game": NAMES[variant_id],
+            "low": variant.min_players,
+            "high": variant.max_players,
+            "n": n,
+        }
+
+    @property
+    def over_limit(self) -> str:
+        """Said as names are added (issue 23, item 8): more players seated than the chosen
+        game takes; the form is refused only at Start, when fewer may be a matter of time."""
+        variant_id = self.data.get("variant") if self.is_bound else self.initial.get("variant")
+        if variant_id not in VARIANTS:
+            return ""
+        n = len(self.seats.entries)
+        return self._limit_text(variant_id, n) if n > get_variant(variant_id).max_players else ""
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         variant_id = data.get("variant")
@@ -501,16 +522,7 @@ class NewGameForm(OwnMessages):
         variant = get_variant(variant_id)
         n = len(self.seats.entries) if self.table is None else self.table
         if not variant.min_players <= n <= variant.max_players:
-            self.add_error(
-                None,
-                _("%(game)s is for %(low)d to %(high)d players; the table has %(n)d.")
-                % {
-                    "game": NAMES[variant_id],
-                    "low": variant.min_players,
-                    "high": variant.max_players,
-                    "n": n,
-                },
-            )
+            self.add_error(None, self._limit_text(variant_id, n))
         given = {
             spec.name: data.get(option_field_name(variant_id, spec.name))
             for spec in variant.options
@@ -926,6 +938,14 @@ class PenaltyDealForm(DealForm):
             return data
         if self._audit_cards(left):
             return data
+        # Every hand's problem at once, not one per save (issue 23, item 8).
+        problems = penalty_errors(
+            self.variant, [s.position for s in self.seats], winner, left, handromme=handromme
+        )
+        for exc in problems:
+            self._add_score_error(exc, left)
+        if problems:
+            return data
         try:
             scores = penalty_deal(
                 self.variant,
@@ -936,11 +956,7 @@ class PenaltyDealForm(DealForm):
                 options=self.game.options,
             )
         except ScoreError as exc:
-            field = None
-            if isinstance(exc.player, int) and exc.player in self.by_pos:
-                kind = "cards" if isinstance(left.get(exc.player), list) else "points"
-                field = f"{kind}_{exc.player}"
-            self.add_error(field, self._named_message(exc))
+            self._add_score_error(exc, left)
             return data
         for pos, value in left.items():
             if isinstance(value, list) and str(pos) in entry_left:
@@ -953,6 +969,14 @@ class PenaltyDealForm(DealForm):
             handromme=handromme,
         )
         return data
+
+    def _add_score_error(self, exc: ScoreError, left: dict[int, int | list]) -> None:
+        """The engine's refusal under the field of the player it names."""
+        field = None
+        if isinstance(exc.player, int) and exc.player in self.by_pos:
+            kind = "cards" if isinstance(left.get(exc.player), list) else "points"
+            field = f"{kind}_{exc.player}"
+        self.add_error(field, self._named_message(exc))
 
     def _audit_cards(self, left: dict[int, int | list]) -> bool:
         """Flag the cards entered more often than the decks of this deal hold them, all hands

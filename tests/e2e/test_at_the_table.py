@@ -177,3 +177,27 @@ def test_money_per_point_is_on_the_form_and_the_phone_remembers_its_variant(page
     expect(page.locator(".standings .money").first).to_be_visible()
     page.goto(page.base + "/en/games/new/")
     expect(page.locator('input[name="variant"][value="classic"]')).to_be_checked()
+
+
+def test_every_wrong_penalty_is_said_as_it_is_typed_and_the_limit_as_names_are_added(page):
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo", "Dan"])
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    page.get_by_role("link", name="Record deal 1").click()
+    page.locator(".deal-form label.chip", has_text="Anna").first.click()
+    for i, points in ((1, "7"), (2, "13"), (3, "9")):
+        page.locator(f'input[name="points_{i}"]').fill(points)
+    preview = page.locator("#preview")
+    for name in ("Ben", "Cleo", "Dan"):
+        expect(preview).to_contain_text(f"{name}: ")
+    page.get_by_role("button", name="Save").click()
+    for name in ("Ben", "Cleo", "Dan"):
+        expect(page.locator(".error-summary")).to_contain_text(f"{name}: ")
+
+    page.goto(page.base + "/en/games/new/")
+    page.locator('label.variant-choice:has(input[value="contract-nordic"])').click()
+    for i in range(6):
+        page.get_by_label("Player's name").fill(f"Player {i + 1}")
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.locator(".seats li")).to_have_count(i + 1)
+        limit = page.get_by_text("is for 3 to 5 players")
+        expect(limit).to_have_count(1 if i == 5 else 0)
