@@ -385,10 +385,20 @@ class Chart:
         """Polylines of every player's running total, from the start (deal 0) to the last deal,
         with the values on the left and the deal numbers below."""
         columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
+        # A player who joined later: their line starts where they sat down (with their
+        # starting total, just before their first deal), not at deal 0.
+        firsts: list[int] = []
+        for i in range(len(sheet.seats)):
+            away = 0
+            while away < len(sheet.rows) and sheet.rows[away].cells[i].away:
+                away += 1
+            firsts.append(away if away < len(sheet.rows) else 0)
         for row in sheet.rows:
             for i, cell in enumerate(row.cells):
                 columns[i].append(cell.total)
-        values = [v for col in columns for v in col]
+        for i, first in enumerate(firsts):
+            columns[i][first] = sheet.seats[i].start
+        values = [v for i, col in enumerate(columns) for v in col[firsts[i] :]]
         low, high = min(values), max(values)
         if low == high:
             high = low + 1
@@ -411,11 +421,11 @@ class Chart:
         series = [
             Series(
                 seat=seat,
-                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col)),
+                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col) if j >= first),
                 mark=mark,
                 path=mark_path(mark),
             )
-            for seat, col, mark in zip(sheet.seats, columns, marks, strict=True)
+            for seat, col, mark, first in zip(sheet.seats, columns, marks, firsts, strict=True)
         ]
         return cls(
             width=CHART_WIDTH,
