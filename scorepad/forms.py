@@ -505,14 +505,12 @@ class NewGameForm(OwnMessages):
         }
 
     @property
-    def over_limit(self) -> str:
-        """Said as names are added (issue 23, item 8): more players seated than the chosen
-        game takes; the form is refused only at Start, when fewer may be a matter of time."""
-        variant_id = self.data.get("variant") if self.is_bound else self.initial.get("variant")
-        if variant_id not in VARIANTS:
-            return ""
+    def over_limit(self) -> list[tuple[str, str]]:
+        """Said as names are added (issue 23, item 8): for each game that takes fewer players
+        than are seated, (its id, the sentence); the page shows the one of the game chosen,
+        also when it is chosen after the names. Too few is only refused at Start."""
         n = len(self.seats.entries)
-        return self._limit_text(variant_id, n) if n > get_variant(variant_id).max_players else ""
+        return [(v, self._limit_text(v, n)) for v in VARIANTS if n > get_variant(v).max_players]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -200,4 +200,10 @@ def test_every_wrong_penalty_is_said_as_it_is_typed_and_the_limit_as_names_are_a
         page.get_by_role("button", name="Add", exact=True).click()
         expect(page.locator(".seats li")).to_have_count(i + 1)
         limit = page.get_by_text("is for 3 to 5 players")
-        expect(limit).to_have_count(1 if i == 5 else 0)
+        if i < 5:
+            expect(limit).to_have_count(0)
+    expect(limit).to_be_visible()
+    page.locator('label.variant-choice:has(input[value="classic"])').click()
+    expect(limit).to_be_hidden()  # the 15-card game takes six
+    page.locator('label.variant-choice:has(input[value="contract-nordic"])').click()
+    expect(limit).to_be_visible()
