@@ -23,7 +23,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.audit import Excess, excess_cards
-from rules.engine.cards import CardError, check_copies, format_cards, local_code, parse_cards
+from rules.engine.cards import (
+    CardError,
+    check_copies,
+    format_cards,
+    format_local,
+    local_code,
+    parse_cards,
+)
 from rules.engine.check import CheckError, check_hand
 from rules.engine.scoring import (
     ScoreError,
@@ -31,6 +38,7 @@ from rules.engine.scoring import (
     classic_payment,
     hand_penalty,
     penalty_deal,
+    penalty_errors,
 )
 from rules.engine.variants import (
     CLASSIC,
@@ -203,6 +211,15 @@ def replace_stock_messages(form: forms.Form) -> None:
         for code in codes:
             if code not in field.error_messages or _is_stock(code, field.error_messages[code]):
                 field.error_messages[code] = ours.get(code, fallback)
+
+
+def typed_back(cards: str) -> str:
+    """Stored cards (canonical notation) as the page's language types them, the letters of
+    the card grid's buttons: German ``BH DH``, not ``JH QH``."""
+    try:
+        return format_local(parse_cards(cards), get_language())
+    except CardError:
+        return cards
 
 
 class OwnMessages(forms.Form):
@@ -427,7 +444,10 @@ class NewGameForm(OwnMessages):
     value_per_point = MoneyField(
         label=_("Money per point (optional)"),
         required=False,
-        help_text=_("For the settle-up at the end, e.g. 0.10."),
+        help_text=_(
+            "Shows each player's money during the game and works out the settle-up at the end, "
+            "e.g. 0.10."
+        ),
     )
 
     def __init__(self, *args, seats: SeatList, table: int | None = None, **kwargs):
@@ -474,6 +494,24 @@ class NewGameForm(OwnMessages):
             for variant_id, group in self.option_groups
         ]
 
+    @staticmethod
+    def _limit_text(variant_id: str, n: int) -> str:
+        variant = get_variant(variant_id)
+        return _("%(game)s is for %(low)d to %(high)d players; the table has %(n)d.") % {
+            "game": NAMES[variant_id],
+            "low": variant.min_players,
+            "high": variant.max_players,
+            "n": n,
+        }
+
+    @property
+    def over_limit(self) -> list[tuple[str, str]]:
+        """Said as names are added (issue 23, item 8): for each game that takes fewer players
+        than are seated, (its id, the sentence); the page shows the one of the game chosen,
+        also when it is chosen after the names. Too few is only refused at Start."""
+        n = len(self.seats.entries)
+        return [(v, self._limit_text(v, n)) for v in VARIANTS if n > get_variant(v).max_players]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         variant_id = data.get("variant")
@@ -482,16 +520,7 @@ class NewGameForm(OwnMessages):
         variant = get_variant(variant_id)
         n = len(self.seats.entries) if self.table is None else self.table
         if not variant.min_players <= n <= variant.max_players:
-            self.add_error(
-                None,
-                _("%(game)s is for %(low)d to %(high)d players; the table has %(n)d.")
-                % {
-                    "game": NAMES[variant_id],
-                    "low": variant.min_players,
-                    "high": variant.max_players,
-                    "n": n,
-                },
-            )
+            self.add_error(None, self._limit_text(variant_id, n))
         given = {
             spec.name: data.get(option_field_name(variant_id, spec.name))
             for spec in variant.options
@@ -799,7 +828,7 @@ class ClassicDealForm(DealForm):
         entry = deal.entry
         initial = {"went_out": str(deal.went_out), "first_turn": entry.get("first_turn") or ""}
         if entry.get("mode") == "hand":
-            initial.update(mode="hand", hand=entry.get("cards", ""))
+            initial.update(mode="hand", hand=typed_back(entry.get("cards", "")))
         else:
             initial.update(
                 mode="rows",
@@ -907,6 +936,14 @@ class PenaltyDealForm(DealForm):
             return data
         if self._audit_cards(left):
             return data
+        # Every hand's problem at once, not one per save (issue 23, item 8).
+        problems = penalty_errors(
+            self.variant, [s.position for s in self.seats], winner, left, handromme=handromme
+        )
+        for exc in problems:
+            self._add_score_error(exc, left)
+        if problems:
+            return data
         try:
             scores = penalty_deal(
                 self.variant,
@@ -917,11 +954,7 @@ class PenaltyDealForm(DealForm):
                 options=self.game.options,
             )
         except ScoreError as exc:
-            field = None
-            if isinstance(exc.player, int) and exc.player in self.by_pos:
-                kind = "cards" if isinstance(left.get(exc.player), list) else "points"
-                field = f"{kind}_{exc.player}"
-            self.add_error(field, self._named_message(exc))
+            self._add_score_error(exc, left)
             return data
         for pos, value in left.items():
             if isinstance(value, list) and str(pos) in entry_left:
@@ -934,6 +967,14 @@ class PenaltyDealForm(DealForm):
             handromme=handromme,
         )
         return data
+
+    def _add_score_error(self, exc: ScoreError, left: dict[int, int | list]) -> None:
+        """The engine's refusal under the field of the player it names."""
+        field = None
+        if isinstance(exc.player, int) and exc.player in self.by_pos:
+            kind = "cards" if isinstance(left.get(exc.player), list) else "points"
+            field = f"{kind}_{exc.player}"
+        self.add_error(field, self._named_message(exc))
 
     def _audit_cards(self, left: dict[int, int | list]) -> bool:
         """Flag the cards entered more often than the decks of this deal hold them, all hands
@@ -977,7 +1018,7 @@ class PenaltyDealForm(DealForm):
         }
         for pos, value in deal.entry.get("left", {}).items():
             if "cards" in value:
-                initial[f"cards_{pos}"] = value["cards"]
+                initial[f"cards_{pos}"] = typed_back(value["cards"])
             else:
                 initial[f"points_{pos}"] = value.get("points")
         return initial

@@ -15,7 +15,15 @@ from decimal import Decimal
 from django.db.models import Prefetch
 
 from rules.engine.dealing import dealers, next_playing
-from rules.engine.scoring import Standing, Transfer, running_totals, settle_up, standings
+from rules.engine.evening import game_money
+from rules.engine.scoring import (
+    ScoreError,
+    Standing,
+    Transfer,
+    running_totals,
+    settle_up,
+    standings,
+)
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.i18n import engine_message
 
@@ -100,10 +108,26 @@ class Sheet:
         return "" if players <= 4 else "snug" if players <= 8 else "tight"
 
     @property
-    def ranked(self) -> list[tuple[Seat, Standing, int]]:
-        """The standings with each player's mark."""
+    def ranked(self) -> list[tuple[Seat, Standing, int, int | None]]:
+        """The standings with each player's mark and, in a classic game with money per
+        point, the money the total is worth (cents) during play as at the end."""
         marks = {head.seat.position: head.mark for head in self.heads}
-        return [(seat, st, marks[seat.position]) for seat, st in self.standings]
+        money = self.money
+        return [
+            (seat, st, marks[seat.position], money.get(seat.position))
+            for seat, st in self.standings
+        ]
+
+    @property
+    def money(self) -> dict[int, int]:
+        per_point = self.game.value_per_point
+        if not self.is_classic or per_point is None or per_point <= 0 or not self.rows:
+            return {}
+        totals = {seat.position: t for seat, t in zip(self.seats, self.totals, strict=True)}
+        try:
+            return game_money(totals, CLASSIC, per_point)
+        except ScoreError:  # a sheet whose totals do not sum to zero shows no money
+            return {}
 
     @property
     def deal_count(self) -> int:
@@ -361,10 +385,20 @@ class Chart:
         """Polylines of every player's running total, from the start (deal 0) to the last deal,
         with the values on the left and the deal numbers below."""
         columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
+        # A player who joined later: their line starts where they sat down (with their
+        # starting total, just before their first deal), not at deal 0.
+        firsts: list[int] = []
+        for i in range(len(sheet.seats)):
+            away = 0
+            while away < len(sheet.rows) and sheet.rows[away].cells[i].away:
+                away += 1
+            firsts.append(away if away < len(sheet.rows) else 0)
         for row in sheet.rows:
             for i, cell in enumerate(row.cells):
                 columns[i].append(cell.total)
-        values = [v for col in columns for v in col]
+        for i, first in enumerate(firsts):
+            columns[i][first] = sheet.seats[i].start
+        values = [v for i, col in enumerate(columns) for v in col[firsts[i] :]]
         low, high = min(values), max(values)
         if low == high:
             high = low + 1
@@ -387,11 +421,11 @@ class Chart:
         series = [
             Series(
                 seat=seat,
-                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col)),
+                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col) if j >= first),
                 mark=mark,
                 path=mark_path(mark),
             )
-            for seat, col, mark in zip(sheet.seats, columns, marks, strict=True)
+            for seat, col, mark, first in zip(sheet.seats, columns, marks, firsts, strict=True)
         ]
         return cls(
             width=CHART_WIDTH,

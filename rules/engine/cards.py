@@ -223,6 +223,21 @@ def local_code(c: Card, lang: str | None = None) -> str:
     return display.get(c.rank, RANK_CODES[c.rank]) + SUIT_SYMBOLS[c.suit]
 
 
+def local_token(c: Card, lang: str | None = None) -> str:
+    """The card as the given language types it, rank letters as on its buttons and the suit
+    letter of the notation: German ``DH``; ``parse_card`` reads it back in that language."""
+    if c.is_joker:
+        return JOKER_CODE
+    display = LOCAL_RANK_DISPLAY.get((lang or "en").split("-")[0].lower(), {})
+    return display.get(c.rank, RANK_CODES[c.rank]) + c.suit
+
+
+def format_local(cards: Iterable[Card], lang: str | None = None) -> str:
+    """A hand as the given language types it (``local_token``), space separated; links and
+    the API keep ``format_cards``."""
+    return " ".join(local_token(c, lang) for c in cards)
+
+
 def check_copies(cards: Iterable[Card], decks: int, jokers: int) -> None:
     """Refuse a hand holding more copies of a card (or more jokers) than the decks hold."""
     counts = Counter(cards)

@@ -392,6 +392,46 @@ def penalty_deal(
     return scores
 
 
+def penalty_errors(
+    variant: Variant,
+    players: Sequence[K],
+    went_out: K | None,
+    left: Mapping[K, int | Sequence[Card]],
+    handromme: bool = False,
+) -> list[ScoreError]:
+    """Every problem of one deal's hands, each player's hand checked on its own, as
+    :func:`penalty_deal` checks them (which stops at the first): a form shows them all at
+    once. The hands together (copies of a card across hands) are penalty_deal's to check."""
+    try:
+        players = _check_penalty_deal(variant, players, went_out, left, handromme)
+    except ScoreError as exc:
+        return [exc]
+    limits = _HandLimits.of(variant, len(players))
+    found: list[ScoreError] = []
+    for player in players:
+        if player not in left:
+            if player != went_out:
+                found.append(
+                    ScoreError(
+                        gettext_noop("no points or cards given for %(player)s"), player=player
+                    )
+                )
+            continue
+        try:
+            points = _hand_points(variant, player, left[player], limits, [])
+        except ScoreError as exc:
+            found.append(exc)
+            continue
+        if player == went_out and points:
+            found.append(
+                ScoreError(
+                    gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
+                    player=player,
+                )
+            )
+    return found
+
+
 def _check_penalty_deal(
     variant: Variant, players: Sequence[K], went_out: K | None, left: object, handromme: bool
 ) -> list[K]:

@@ -15,7 +15,7 @@ from django import template
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rules.engine.cards import JOKER, RANKS, RED_SUITS, SUITS, Card, local_code
+from rules.engine.cards import JOKER, RANKS, RED_SUITS, SUITS, Card, local_code, local_token
 from rules.engine.variants import CLASSIC, Variant
 from rules.pages.words import card_name, words
 
@@ -38,6 +38,7 @@ def card_grid(target: str, label: str = "", variant: Variant | None = None) -> d
                 {
                     "code": card.code,
                     "face": local_code(card, lang),
+                    "typed": local_token(card, lang),
                     "name": card_name(card, lang),
                     "points": variant.penalty(card) if points else None,
                 }

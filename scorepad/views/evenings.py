@@ -167,6 +167,11 @@ def evening_new(request: HttpRequest) -> HttpResponse:
             if game.value_per_point is not None:
                 initial["stake"] = game.value_per_point
     form = EveningForm(initial=initial, games=games)
+    if "games" not in initial and len(form.offered) == 1:  # the only game it can begin with
+        only = form.offered[0]
+        form.initial["games"] = [only.link_token]
+        if only.value_per_point is not None:
+            form.initial["stake"] = only.value_per_point
     return render(request, "scorepad/evening_new.html", {"form": form})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.forms import BooleanField
@@ -49,6 +50,10 @@ def remembered_players(request: HttpRequest) -> dict[int, Player]:
     return {p.pk: p for p in players}
 
 
+LAST_VARIANT = "scorepad_variant"  # the variant this phone started last
+LAST_VARIANT_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
+
+
 def _again(game: Game, seats: SeatList) -> dict[str, Any]:
     """ "Play again with the same players": the game's players in their seats, its variant,
     house rules and money per point, as the start of a new game's form (the first dealer
@@ -91,8 +96,7 @@ def _new_game_page(
         "focus_name": focus_name,
         "rules_open": rules_open
         or any(name in form.errors for name in form.fields if name.startswith("opt_"))
-        or "schedule" in form.errors
-        or "value_per_point" in form.errors,
+        or "schedule" in form.errors,
     }
     return render(request, template, context)
 
@@ -102,7 +106,8 @@ def _new_game_page(
 def game_new(request: HttpRequest) -> HttpResponse:
     remembered = remembered_players(request)
     if request.method == "GET":
-        variant = request.GET.get("variant")
+        # The variant this phone started last (a cookie: without script too), unless named.
+        variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
         initial = {"first_dealer": "draw"}
         if variant in VARIANT_IDS:
             initial["variant"] = variant
@@ -135,12 +140,22 @@ def game_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             game = _start(request, form, seats)
             if request.htmx:
-                return HttpResponseClientRedirect(game_url(game.editor_token))
-            return redirect(game_url(game.editor_token))
+                response = HttpResponseClientRedirect(game_url(game.editor_token))
+            else:
+                response = redirect(game_url(game.editor_token))
+            response.set_cookie(
+                LAST_VARIANT,
+                game.variant_id,
+                max_age=LAST_VARIANT_AGE,
+                samesite="Lax",
+                httponly=True,
+                secure=settings.SESSION_COOKIE_SECURE,
+            )
+            return response
         return _new_game_page(request, form)
     initial = {key: data.get(key) for key in data}
     form = NewGameForm(initial=initial, seats=seats)
-    changed = bool(data.get("schedule", "").strip() or data.get("value_per_point", "").strip())
+    changed = bool(data.get("schedule", "").strip())
     for name, field in form.fields.items():
         if not name.startswith("opt_"):
             continue

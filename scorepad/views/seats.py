@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from rules.facts import NAMES
 
 from ..access import Access, actor, game_view, resolve
-from ..forms import once_token
+from ..forms import once_token, small_int
 from ..models import AlreadyDone, GameEvent, StaleVersion
 from ..seat_forms import JoinForm, LeaveForm, RenameForm, TargetForm
 from .common import game_url
@@ -43,6 +43,8 @@ def _page(request: HttpRequest, access: Access, bound=None, notice="", status=20
         "once": once_token(),
         "notice": notice,
         "variant_name": NAMES[game.variant_id],
+        # ?leave=<seat>: the question before a player leaves (issue 23, item 10)
+        "confirm_leave": small_int(request.GET.get("leave", "")),
     }
     return render(request, "scorepad/seats.html", context, status=status)
 

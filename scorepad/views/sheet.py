@@ -59,7 +59,10 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     current = request.htmx.current_url_abs_path if request.htmx else None
     panel_open = bool(current and "/deals/" in current)
     context = game_context(request, access, panel_open=panel_open)
-    return HttpResponse(render_to_string("scorepad/game.html#sheet", context, request))
+    # The messages of the sheet it replaces no longer hold: "Deal 4 recorded." goes.
+    sheet = render_to_string("scorepad/game.html#sheet", context, request)
+    gone = render_to_string("scorepad/game.html#messages", {**context, "oob": True}, request)
+    return HttpResponse(sheet + gone)
 
 
 @require_GET

@@ -32,11 +32,20 @@
     return pc;
   }
 
+  // The key of a token: typed in the page's letters (data-type, German "DH") or canonical.
+  function keyOf(grid, token) {
+    var upper = token.toUpperCase(), keys = grid.querySelectorAll("[data-card]");
+    for (var i = 0; i < keys.length; i++) {
+      if ((keys[i].dataset.type || "").toUpperCase() === upper) return keys[i];
+    }
+    return grid.querySelector('[data-card="' + upper + '"]');
+  }
+
   function show(grid, input) {
     var list = tokens(input), points = 0, hand = grid.querySelector("[data-card-hand]");
     if (hand) hand.textContent = "";
     list.forEach(function (token, i) {
-      var key = grid.querySelector('[data-card="' + token.toUpperCase() + '"]');
+      var key = keyOf(grid, token);
       points += key ? Number(key.dataset.points || 0) : 0;
       if (!hand) return;
       var button = el("button", "check-card");
@@ -61,7 +70,7 @@
     var input = grid && doc.getElementById(grid.dataset.target);
     if (!input) return;
     var list = tokens(input);
-    if (key.dataset.card) list.push(key.dataset.card);
+    if (key.dataset.card) list.push(key.dataset.type || key.dataset.card); // as the buttons say it
     else if (key.dataset.cardAt) list.splice(Number(key.dataset.cardAt), 1);
     else if (key.dataset.cardAction === "back") list.pop();
     else if (key.dataset.cardAction === "clear") list = [];

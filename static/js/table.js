@@ -482,17 +482,21 @@
 
     doc.body.addEventListener("htmx:afterSettle", function () { settled(); });
 
-    // A new sheet stays where the player had scrolled it (sideways with many players).
+    // A new sheet stays where the player had scrolled it sideways (many players), and
+    // down at its newest deal: after a save, a live update and on load.
     var sheetAt = null;
+    function newestInView(box) { if (box) box.scrollTop = box.scrollHeight; }
     doc.body.addEventListener("htmx:beforeSwap", function () {
       var box = doc.querySelector(".sheet-scroll");
-      sheetAt = box && [box.scrollLeft, box.scrollTop];
+      sheetAt = box && box.scrollLeft;
     });
     doc.body.addEventListener("htmx:afterSwap", function () {
       var box = doc.querySelector(".sheet-scroll");
-      if (box && sheetAt) { box.scrollLeft = sheetAt[0]; box.scrollTop = sheetAt[1]; }
+      if (box && sheetAt !== null) box.scrollLeft = sheetAt;
+      newestInView(box);
       sheetAt = null;
     });
+    newestInView(doc.querySelector(".sheet-scroll"));
 
     // A sheet with no form open: remembered, kept by the worker, its forms fetched once.
     function settled() {

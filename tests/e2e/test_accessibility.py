@@ -63,8 +63,25 @@ def score_pad_pages() -> list[str]:
     big = GameFactory(players=[f"Spieler Nummer {n}" for n in range(1, 13)])
     for deal in range(3):
         record_classic(big, deal, jokers=1)
+    # Money per point, a player who left and a target (issue 23): the marks and sentences
+    # they bring to the sheet and the Players page's question before a player leaves.
+    from decimal import Decimal
+
+    from tests.factories import ACTOR
+
+    came_and_went = GameFactory(players=["Anna", "Ben", "Cleo", "Dan"])
+    came_and_went.value_per_point = Decimal("0.10")
+    came_and_went.save()
+    record_classic(came_and_went, 1, jokers=1)
+    came_and_went.refresh_from_db()
+    came_and_went.seat_leaves(1, back=False, version=came_and_went.version, once=None, actor=ACTOR)
+    came_and_went.refresh_from_db()
+    came_and_went.set_target(100, 9, version=came_and_went.version, once=None, actor=ACTOR)
     editor = game.editor_token
     return [
+        f"/en/games/{came_and_went.editor_token}/",
+        f"/de/games/{came_and_went.editor_token}/players/?leave=2",
+        "/en/check/",
         f"/en/games/{big.editor_token}/",
         "/en/games/new/",
         "/en/games/",

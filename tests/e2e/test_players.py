@@ -21,14 +21,26 @@ def test_a_player_joins_one_leaves_and_the_target_ends_the_game(page):
     page.get_by_role("button", name="Add to the table").click()
     expect(page.locator(".messages")).to_contain_text("Dana joins the table from the next deal")
     page.get_by_role("button", name="Ben leaves the table").click()
+    # leaving asks first (issue 23, item 10); Cancel leaves Ben at the table
+    expect(page.get_by_text("Is Ben leaving the table?")).to_be_visible()
+    page.locator("#leave-confirm").get_by_role("link", name="Cancel").click()
+    expect(page.get_by_text("Is Ben leaving the table?")).to_have_count(0)
+    assert Game.objects.get(pk=game.pk).seats.get(player__name="Ben").active
+    page.get_by_role("button", name="Ben leaves the table").click()
+    page.get_by_role("button", name="Yes, Ben leaves").click()
     expect(page.locator(".messages")).to_contain_text("Ben left the table")
     page.get_by_label("Ends when a player's total reaches").fill("60")
     page.get_by_role("button", name="Save the target").click()
     expect(page.locator(".messages")).to_contain_text("Target saved")
 
     page.get_by_role("link", name="Back to the sheet").click()
-    expect(page.locator(".deal-facts")).to_contain_text("a total of 60")
+    expect(page.locator(".deal-facts")).to_contain_text("Game ends at 60 points")
     expect(page.locator("#sheet thead")).to_contain_text("Dana")
+    # Ben, who left, is marked on the sheet and in the standings
+    ben_head = page.locator("#sheet thead th", has_text="Ben")
+    expect(ben_head.locator(".left-mark")).to_be_visible()
+    expect(page.locator(".standings li", has_text="Ben")).to_contain_text("not at the table")
+    expect(page.locator(".standings li", has_text="Anna")).not_to_contain_text("not at the table")
     page.locator("#sheet .actions a.button.big").click()
     form = page.locator(".deal-form")
     expect(form.locator("#id_points_1")).to_have_count(0)  # Ben is away

@@ -197,3 +197,24 @@ def test_local_display_round_trips_in_its_language(cards, lang):
 @given(hands, st.sampled_from(LANGS))
 def test_canonical_notation_round_trips_in_every_language(cards, lang):
     assert parse_cards(format_cards(cards), lang) == cards
+
+
+# --- the language's letters typed back (issue 23, item 9) ------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nb", "pl", "fi", "es"])
+def test_a_hand_typed_back_in_a_languages_letters_reads_as_the_same_cards(lang):
+    from rules.engine.cards import RANKS, SUITS, Card, format_local, parse_cards
+
+    every = [Card(rank, suit) for suit in SUITS for rank in RANKS] + [parse_cards("JK")[0]]
+    assert parse_cards(format_local(every, lang), lang) == every
+
+
+def test_the_letters_typed_back_are_the_buttons_letters():
+    from rules.engine.cards import format_local, parse_cards
+
+    hand = parse_cards("JH QH KH AS 10C JK")
+    assert format_local(hand, "de") == "BH DH KH AS 10C JK"
+    assert format_local(hand, "nb") == "KnH DH KH AS 10C JK"
+    assert format_local(hand, "pl") == "WH DH KH AS 10C JK"
+    assert format_local(hand, "en") == "JH QH KH AS 10C JK"

@@ -31,6 +31,8 @@ def test_a_changed_sheet_answers_with_the_fresh_sheet_partial(client, game):
     assert body.lstrip().startswith('<section id="sheet"')
     assert "+9" in body and version_url(game.viewer_token, 2) in body
     assert "<html" not in body
+    # the success messages of the sheet it replaces go (issue 23, item 5)
+    assert '<div id="messages" class="messages" role="status" hx-swap-oob="true"></div>' in body
 
 
 def test_a_revoked_link_stops_the_polling(client, game):
