@@ -322,6 +322,8 @@ ISSUE_25 = [
     ("nb", "bare classic"),
     ("nb", "Sette kort"),
     ("nb", "Rating"),
+    ("nb", "én joker per stokk"),
+    ("nb", "den tredje stokken"),
     ("pl", "gdy to wpisywałeś"),
     ("pl", "byłeś tu"),
     ("pl", "Bartek zaczął z 50 punktami"),
