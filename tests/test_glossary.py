@@ -345,6 +345,7 @@ ISSUE_25 = [
     ("es", "otro teléfono"),
     ("es", "p. ej. 0.10"),
     ("es", "la hoja de reglas"),
+    ("es", "Las hojas solo dicen que cierra quien se queda sin cartas."),
     ("es", "el montón de descartes"),
 ]
 

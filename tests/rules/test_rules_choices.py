@@ -161,7 +161,7 @@ NORDIC_LAST_CARD = {
     "nb": "Regelarkene sier bare at den som tømmer hånden, går ut",
     "pl": "Opisy zasad mówią tylko, że kończy ten, komu nie zostanie żadna karta",
     "fi": "Sääntölehtien mukaan käden tyhjentää se, jolle ei jää yhtään korttia",
-    "es": "Las hojas solo dicen que cierra quien se queda sin cartas",
+    "es": "Los reglamentos solo dicen que cierra quien se queda sin cartas",
 }
 
 
