@@ -324,6 +324,7 @@ ISSUE_25 = [
     ("nb", "Rating"),
     ("nb", "én joker per stokk"),
     ("nb", "den tredje stokken"),
+    ("nb", "For fire spillere sier arket bare at man begynner med to"),
     ("pl", "gdy to wpisywałeś"),
     ("pl", "byłeś tu"),
     ("pl", "Bartek zaczął z 50 punktami"),
