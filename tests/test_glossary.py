@@ -333,6 +333,8 @@ ISSUE_25 = [
     ("pl", "np. 0.10"),
     ("pl", "kto wyszedł"),
     ("pl", "w tym wieczorze"),
+    ("pl", "Czterech graczy: każde z trojga pozostałych płaci"),
+    ("pl", "Rozdanie przy czterech graczach"),
     ("fi", "poistopakka"),
     ("fi", "poistopakasta"),
     ("fi", "sakkopisteet"),
