@@ -341,6 +341,7 @@ ISSUE_25 = [
     ("fi", "Kuka meni ulos?"),
     ("fi", "Rahaselvitys"),
     ("fi", "Illan nimi (vapaaehtoinen)"),
+    ("fi", "kaikki korttisi on pöydätty tai lisätty yhdistelmiin"),
     ("es", "dos barajas y 2 comodines"),
     ("es", "un comodín por baraja"),
     ("es", "3 comodines anotados"),
