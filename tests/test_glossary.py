@@ -364,3 +364,33 @@ def test_a_set_is_refused_as_ryhma_on_the_finnish_contract_pages_but_not_on_romm
     line = "sääntö koskee ryhmiä"
     assert any(uses(r, line) and "contract-spanish" in games for r, games in scoped)
     assert not any("romme" in games for r, games in scoped if uses(r, line))
+
+
+# Money is written with the language's decimal separator (docs/glossary.md, "Money"): a
+# point in English, a comma in the other five; any amount, not only the 0.10 of the examples.
+SEPARATOR = {"en": re.compile(r"(?<![\d.,])\d+,\d{2}(?!\d)")} | {
+    lang: re.compile(r"(?<![\d.,])\d+\.\d{2}(?![\d.])") for lang in LANGS if lang != "en"
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_amounts_use_the_languages_decimal_separator(lang):
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}: “{found}”"
+        for path, number, line in texts(lang)
+        for found in SEPARATOR[lang].findall(line)
+    ]
+    assert offenders == [], "\n".join(offenders)
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "found"),
+    [
+        ("de", "z. B. 0.70 oder 1,50", ["0.70"]),
+        ("es", "paga 12.50 a Ana, versión 1.2.30", ["12.50"]),
+        ("pl", "np. 0,10", []),
+        ("en", "Ben pays Anna 0,70, Cleo 0.80", ["0,70"]),
+    ],
+)
+def test_the_separator_check_finds_a_wrong_amount(lang, line, found):
+    assert SEPARATOR[lang].findall(line) == found
