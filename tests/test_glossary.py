@@ -394,3 +394,43 @@ def test_amounts_use_the_languages_decimal_separator(lang):
 )
 def test_the_separator_check_finds_a_wrong_amount(lang, line, found):
     assert SEPARATOR[lang].findall(line) == found
+
+
+# The game's words on the glossary page (rules/content/words/<lang>.toml, [[glossary]]): each
+# concept of the game has its entry, under the word this glossary gives it.
+GAME_CONCEPTS = [
+    "deal",
+    "dealer",
+    "contract",
+    "set",
+    "run",
+    "group",
+    "meld",
+    "natural card",
+    "wild card",
+    "joker",
+    "deck",
+    "stock",
+    "discard pile",
+    "discard",
+    "lay down",
+    "laying off",
+    "going out",
+    "penalty points",
+    "payment",
+    "house rule",
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_page_has_an_entry_for_every_word_of_the_game(lang):
+    import tomllib
+
+    with open(CONTENT / "words" / f"{lang}.toml", "rb") as source:
+        terms = [entry["term"] for entry in tomllib.load(source)["glossary"]]
+    missing = [
+        f"{concept}: {words_of(concept)[lang][0]}"
+        for concept in GAME_CONCEPTS
+        if not {form.lower() for form in words_of(concept)[lang]} & {term.lower() for term in terms}
+    ]
+    assert missing == [], f"{lang}: {missing} (terms: {terms})"
