@@ -317,6 +317,8 @@ ISSUE_25 = [
     ("de", "Die Spielrunde trifft sich freitags."),
     ("nb", "et avbrutt giv teller ikke"),
     ("nb", "dette givet"),
+    ("nb", "poengene for hvert giv"),
+    ("nb", "så et rettet giv teller med en gang"),
     ("nb", "Del poengblokken"),
     ("nb", "poengarket markerer"),
     ("nb", "bare classic"),
