@@ -361,11 +361,24 @@ def test_each_word_the_issue_found_is_refused(lang, line):
     assert any(uses(refusal, line) for refusal in refusals() if refusal.lang == lang), line
 
 
-def test_a_set_is_refused_as_ryhma_on_the_finnish_contract_pages_but_not_on_rommes():
-    scoped = [(r, games) for r, games in scoped_refusals() if r.lang == "fi"]
-    line = "sääntö koskee ryhmiä"
-    assert any(uses(r, line) and "contract-spanish" in games for r, games in scoped)
-    assert not any("romme" in games for r, games in scoped if uses(r, line))
+@pytest.mark.parametrize(
+    ("lang", "line", "refused_in", "allowed_in"),
+    [
+        ("fi", "sääntö koskee ryhmiä", "contract-spanish", "romme"),
+        ("de", "Die Regel betrifft also die Gruppen.", "contract-spanish", "romme"),
+        ("es", "la regla afecta a los grupos", "contract-nordic", "romme"),
+        ("pl", "zasada dotyczy grup", "classic", "romme"),
+        ("nb", "regelen gjelder gruppene", "contract-spanish", "romme"),
+        ("de", "Ein Satz aus drei Achten", "romme", "contract-nordic"),
+        ("fi", "kolmen kasin setti", "romme", "contract-spanish"),
+        ("es", "un trío de ochos", "romme", "contract-spanish"),
+        ("pl", "zestaw trzech ósemek", "romme", "contract-nordic"),
+    ],
+)
+def test_a_set_and_a_group_keep_their_words_in_their_own_games(lang, line, refused_in, allowed_in):
+    scoped = [(r, games) for r, games in scoped_refusals() if r.lang == lang]
+    assert any(uses(r, line) and refused_in in games for r, games in scoped)
+    assert not any(allowed_in in games for r, games in scoped if uses(r, line))
 
 
 # Money is written with the language's decimal separator (docs/glossary.md, "Money"): a
