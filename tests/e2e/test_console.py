@@ -20,6 +20,7 @@ SITE = [
     "/en/rules/",
     "/pl/rules/contract-spanish/",
     "/fi/rules/romme/summary/",
+    "/de/rules/glossary/",
     "/en/api/",
     "/en/offline/",
     "/en/nowhere/",

@@ -111,7 +111,7 @@ SPANISH_READING = {
     "de": "könnte man an einen Satz nie etwas anlegen",
     "nb": "kunne man aldri legge til noe på et sett",
     "pl": "do zestawu nie dałoby się dołożyć żadnej karty",
-    "fi": "ryhmää ei voisi koskaan täydentää",
+    "fi": "settiä ei voisi koskaan täydentää",
     "es": "nunca se podría añadir nada a un trío",
 }
 SPANISH_SUMMARY = {
@@ -152,7 +152,7 @@ NORDIC_OPENING = {
     "de": "die App lässt mit ihm keinen zusätzlichen Satz und keine zusätzliche Folge auslegen",
     "nb": "appen lar deg ikke legge ut et ekstra sett eller en ekstra rekke sammen med den",
     "pl": "aplikacja nie pozwala wyłożyć razem z nim dodatkowego zestawu ani sekwensu",
-    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä ryhmää tai suoraa",
+    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä settiä tai suoraa",
     "es": "la aplicación no deja bajar con él ningún trío ni escalera de más",
 }
 NORDIC_LAST_CARD = {
@@ -161,7 +161,7 @@ NORDIC_LAST_CARD = {
     "nb": "Regelarkene sier bare at den som tømmer hånden, går ut",
     "pl": "Opisy zasad mówią tylko, że kończy ten, komu nie zostanie żadna karta",
     "fi": "Sääntölehtien mukaan käden tyhjentää se, jolle ei jää yhtään korttia",
-    "es": "Las hojas solo dicen que cierra quien se queda sin cartas",
+    "es": "Los reglamentos solo dicen que cierra quien se queda sin cartas",
 }
 
 
