@@ -413,10 +413,13 @@ class Walk(RuleBasedStateMachine):
         form = page.form("/deals/undo/")
         assert form is not None, "no Undo on a sheet with deals"
         before = self.game(pk).version
-        self.post(who, form)
+        page = self.post(who, form)
         assert self.game(pk).version == before + 1
         mgame.take_away(len(mgame.deals), self.latest_event(pk).pk)
         self.touched.add(pk)
+        redo = page.form("/deals/redo/")
+        if redo is not None:  # the Redo beside the message, through the viewer link
+            self.viewer_tries(redo, {}, None)
 
     @rule(i=st.integers(0, 99))
     def redo(self, i):
@@ -716,7 +719,9 @@ class Walk(RuleBasedStateMachine):
         """Phone C takes a write form of an editor's page and posts it through its viewer
         link: refused, and nothing anywhere changes."""
         forms = self.write_forms()
-        form, values, button = forms[k % len(forms)]
+        self.viewer_tries(*forms[k % len(forms)])
+
+    def viewer_tries(self, form: Form, values: dict, button) -> None:
         path = path_of(form.action)
         match = re.match(r"^/(\w\w)/(games|evenings)/([A-Za-z0-9_-]{20,64})/(.*)$", path)
         if not match:
@@ -741,7 +746,7 @@ class Walk(RuleBasedStateMachine):
         if "version" in fresh.names():
             values["version"] = str(thing.version)
         if "once" in fresh.names():
-            values["once"] = f"viewer{self.steps}x{k}"
+            values["once"] = f"viewer{self.steps}x{Phone.requests}"
         before = self.versions()
         page = c.submit(fresh, values, button=button)
         assert page.status in (403, 404, 405), f"a viewer's {rest} answered {page.status}"
