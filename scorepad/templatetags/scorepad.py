@@ -134,6 +134,10 @@ def table_texts() -> str:
             "until it can be sent."
         ),
         "previewOffline": _("No connection: the result is worked out when the deal is sent."),
+        "offlineForm": _(
+            "No connection: what you save here waits on this phone until it can be sent."
+        ),
+        "pending": _("Deal %(n)s: not sent yet") % {"n": "{n}"},
         "review": _("Open it"),
         "discard": pgettext("a change kept on this phone", "Discard"),
         "discardConfirm": _("Discard this change? It never reached the server."),

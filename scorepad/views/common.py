@@ -65,6 +65,8 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         "notice": "",
         **extra,
     }
+    if access.can_edit:
+        context["offline_deal"] = lambda: offline_deal(access)
     context["board"] = board(
         request,
         access,
@@ -74,6 +76,15 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         extra=lambda sheet: settle_context(request, game, sheet),
     )
     return context
+
+
+def offline_deal(access: Access) -> dict[str, Any]:
+    """The form of the next deal that the sheet holds for a phone without a connection
+    (templates/scorepad/game.html#sheet, static/js/table.js): the phone fills it, makes its
+    own one-time token and keeps what it saves until it can be sent."""
+    from .deals import new_deal_panel
+
+    return new_deal_panel(access, once="")
 
 
 def settle_context(request: HttpRequest, game: Game, sheet: Sheet) -> dict[str, Any]:

@@ -14,6 +14,8 @@ sends the write again later, and its one-time token makes that safe.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -294,8 +296,13 @@ def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
         return _save_deal(request, access, None)
     if _preview_only(request):
         return _preview(request, access, None)
-    form = _deal_form(access, initial={"number": len(game.deals.all()) + 1})
-    return render_game(request, access, panel=_panel(access, form, request.path, None))
+    return render_game(request, access, panel=new_deal_panel(access))
+
+
+def new_deal_panel(access: Access, **initial: Any) -> dict[str, Any]:
+    """The panel of the form that records the next deal."""
+    form = _deal_form(access, initial={"number": len(access.game.deals.all()) + 1, **initial})
+    return _panel(access, form, game_url(access.token, "deal-new"), None)
 
 
 @require_http_methods(["GET", "POST"])
