@@ -7,6 +7,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from rules.engine.variants import DealSpec
 from rules.pages.words import contract_text, payment_label
@@ -145,3 +146,32 @@ def table_texts() -> str:
         "gone": _("This link no longer works."),
     }
     return "|".join(f"{key}={text.replace('|', '/')}" for key, text in texts.items())
+
+
+PHONE_KINDS = {
+    "iphone": _lazy("iPhone %(code)s"),
+    "ipad": _lazy("iPad %(code)s"),
+    "android": _lazy("Android phone %(code)s"),
+    "chromebook": _lazy("Chromebook %(code)s"),
+    "windows": _lazy("Windows computer %(code)s"),
+    "mac": _lazy("Mac %(code)s"),
+    "linux": _lazy("Linux computer %(code)s"),
+}
+
+
+@register.simple_tag(takes_context=True)
+def phone_name(context, device: str) -> str:
+    """A phone of the history as a person at the table recognises it: "this phone" for the
+    one reading, else its kind and code ("iPhone 3f2a"), or "phone 443360" for a phone
+    named before kinds were kept (scorepad/access.py, device)."""
+    from scorepad.access import DEVICE, DEVICE_SHAPE
+
+    request = context.get("request")
+    own = request.session.get(DEVICE) if request is not None else None
+    if device and device == own:
+        return _("this phone")
+    found = DEVICE_SHAPE.fullmatch(device or "")
+    if found is None:
+        return _("phone %(code)s") % {"code": device or "—"}
+    kind = PHONE_KINDS.get(found["family"] or "")
+    return str(kind or _("phone %(code)s")) % {"code": found["code"]}

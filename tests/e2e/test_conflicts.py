@@ -77,6 +77,15 @@ def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_s
     enter(c, "Ben", {0: "40", 2: "5"})
     expect(c.locator("#game .message.error")).to_contain_text("Another phone recorded deal 2")
     expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
+    # The choice comes first, under a title that asks it (not "Record deal 3" yet), above
+    # this phone's entry; on a phone's screen without scrolling down the form.
+    expect(c.locator("#panel-title")).to_have_text("Another deal, or deal 2 again?")
+    choice = c.get_by_role("button", name="Another deal: record it as deal 3")
+    c.evaluate("() => document.getElementById('panel').scrollIntoView({block: 'start'})")
+    top = choice.bounding_box()["y"]
+    assert top < c.locator(".deal-form .went-out").bounding_box()["y"]
+    assert 0 <= top < PHONE["height"] - 60, top
+    expect(c.locator(".deal-form .form-actions").last).not_to_contain_text("Another deal")
     assert len(scores(game)) == 2
     c.get_by_role("button", name="Another deal: record it as deal 3").click()
     expect(c.locator("#game .messages")).to_contain_text("Deal 3 recorded.")
