@@ -114,3 +114,32 @@ def test_the_same_deal_corrects_it_with_this_phones_entry(browser, live_server):
     c.get_by_role("button", name="The same deal: correct deal 2 with mine").click()
     expect(c.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
     assert scores(game) == [{0: 10, 1: 15, 2: 0}, {0: 0, 1: 5, 2: 50}]
+
+
+def test_the_phone_whose_value_was_replaced_is_told(browser, live_server):
+    """A and C correct the same score differently; C sees where they differ and saves its
+    own: A's sheet says that its value was replaced, and by what; C's and B's say nothing."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anneliese", "Ben", "Cleo"])
+    record_penalty(game, 2, {0: 10, 1: 15})
+    a, b, c = (phone(browser, live_server, game) for _ in range(3))
+    for p in (a, c):
+        p.get_by_role("link", name="Correct deal 1").click()
+        expect(p.locator("#panel-title")).to_have_text("Correct deal 1")
+    a.locator("#id_points_0").fill("15")
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+
+    c.locator("#id_points_0").fill("20")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    differences = c.locator(".conflict .differences li")
+    expect(differences).to_have_count(1)  # Anneliese's points only: both phones changed them
+    expect(differences).to_contain_text("The other phone saved: 15 · Yours, now in the form: 20")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+    assert scores(game) == [{0: 20, 1: 15, 2: 0}]
+
+    told = "Deal 1: your 15 for Anneliese was replaced by the other phone's 20."
+    expect(a.locator("#sheet .replaced")).to_have_text(told)  # by the live update
+    expect(b.locator("#sheet tfoot")).to_contain_text("20")
+    expect(b.locator("#sheet .replaced")).to_have_count(0)
+    expect(c.locator("#sheet .replaced")).to_have_count(0)

@@ -75,3 +75,21 @@ def test_the_history_names_each_phone_by_its_kind_and_this_phone_as_this_phone(g
     assert who == [f"Android phone {second[-4:]}", "this phone", "phone 443360"]
     german = android.get(url.replace("/en/", "/de/")).content.decode()
     assert "(dieses Handy)" in german and f"(iPhone {first[-4:]})" in german
+
+
+@pytest.mark.parametrize("over", ["[[[", '{"jokers": 3}', '{"nowhere": "1"}', "x" * 30_000])
+def test_an_over_field_that_is_not_what_the_app_wrote_replaces_nothing(game, over):
+    """``over`` (the other phone's values of a merged correction) as a phone may send it:
+    not JSON, of other types, naming no field; the correction is saved, nobody is told."""
+    from tests.factories import record_classic
+
+    record_classic(game, 0)
+    editor = own(Client(), game)
+    game.refresh_from_db()
+    url = reverse("deal-edit", kwargs={"token": game.editor_token, "number": 1})
+    data = {**classic_form_data(game, 1), "over": over}
+    assert editor.post(url, data).status_code == 302
+    edited = GameEvent.objects.get(game=game, kind="edited")
+    assert "replaced" not in edited.details
+    page = editor.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
+    assert "was replaced by" not in page
