@@ -175,3 +175,23 @@ def phone_name(context, device: str) -> str:
         return _("phone %(code)s") % {"code": device or "—"}
     kind = PHONE_KINDS.get(found["family"] or "")
     return str(kind or _("phone %(code)s")) % {"code": found["code"]}
+
+
+@register.simple_tag
+def offline_values(sheet, row) -> str:
+    """A deal's correction as stored, for the form the sheet holds for a phone without a
+    connection (static/js/table.js fills it in): its values as a form would post them, in
+    JSON; "" when that form, made for the players at the table now, does not fit the deal
+    (other players were in it) or the deal is flagged."""
+    import json
+
+    from scorepad.forms import deal_form_class, form_data
+
+    playing = {seat.position for seat in sheet.seats if seat.active}
+    played = {
+        seat.position for seat, cell in zip(sheet.seats, row.cells, strict=True) if not cell.away
+    }
+    if row.flaw or playing != played:
+        return ""
+    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))
+    return json.dumps(values, separators=(",", ":"))

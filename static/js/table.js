@@ -264,20 +264,25 @@
       return template && template.dataset.title ? template.dataset.title.replace("{n}", String(number)) : "";
     }
 
-    function openOfflineForm() {
+    // ``correction``: {url, number, values} of a deal on the sheet (its link's data-values),
+    // to correct it with the same form filled with the deal as stored.
+    function openOfflineForm(correction) {
       var template = doc.getElementById("offline-deal");
       var sheet = doc.getElementById("sheet");
       if (!template || !sheet || doc.getElementById("panel")) return false;
       outbox.all().catch(function () { return []; }).then(function (entries) {
         if (doc.getElementById("panel")) return;
         var panel = doc.importNode(template.content, true).firstElementChild;
-        var number = nextNumber(entries);
+        var number = correction ? correction.number : nextNumber(entries);
         panel.querySelectorAll("script").forEach(function (script) { script.remove(); });
         var title = panel.querySelector("#panel-title");
-        if (title) title.textContent = recordTitle(number);
+        if (title) {
+          title.textContent = correction ? template.dataset.correct.replace("{n}", String(number)) : recordTitle(number);
+        }
         // A later deal of the schedule may have another contract: that one is not shown.
         var spec = panel.querySelector(".deal-now");
-        if (spec && number !== parseInt(template.dataset.next, 10)) spec.remove();
+        if (spec && (correction || number !== parseInt(template.dataset.next, 10))) spec.remove();
+        if (correction) fill(panel.querySelector("form"), correction);
         panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = newToken(); });
         panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
         sheet.parentNode.insertBefore(panel, sheet);
@@ -289,6 +294,45 @@
         if (title) { title.tabIndex = -1; title.focus({ preventScroll: true }); }
       });
       return true;
+    }
+
+    var BOOKKEEPING = ["version", "once", "base", "number", "csrfmiddlewaretoken", "preview", "over"];
+
+    // The form the sheet holds, made a deal's correction: its address, its values as stored,
+    // and as ``base`` the values it opened with (scorepad/conflicts.py).
+    function fill(form, correction) {
+      form.action = correction.url;
+      form.setAttribute("hx-post", correction.url);
+      var values = correction.values;
+      Array.prototype.forEach.call(form.elements, function (control) {
+        var name = control.name;
+        if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit") return;
+        var value = Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : null;
+        if (control.type === "radio") {
+          if (value !== null) control.checked = control.value === value;
+        } else if (control.type === "checkbox") {
+          control.checked = value !== null && value !== "";
+        } else {
+          control.value = value === null ? "" : value;
+        }
+      });
+      var base = {};
+      Array.prototype.forEach.call(form.elements, function (control) {
+        var name = control.name;
+        if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit") return;
+        if ((control.type === "radio" || control.type === "checkbox") && !control.checked) return;
+        var text = control.type === "checkbox" ? "on" : String(control.value).trim();
+        if (text) base[name] = text;
+      });
+      var baseInput = form.querySelector('input[name="base"]');
+      if (baseInput) baseInput.value = JSON.stringify(base);
+    }
+
+    function correctionOf(link) {
+      var found = (link.getAttribute("hx-get") || "").match(/\/deals\/(\d+)\/edit\/$/);
+      try {
+        return found && { url: link.getAttribute("hx-get"), number: parseInt(found[1], 10), values: JSON.parse(link.dataset.values) };
+      } catch (e) { return null; }
     }
 
     function hideActions() {
@@ -525,6 +569,8 @@
         elt.textContent = texts.previewOffline;
       } else if (config.verb === "get" && canEdit && /\/deals\/new\/$/.test(elt.getAttribute("hx-get") || "") && openOfflineForm()) {
         // the form the sheet holds
+      } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && correctionOf(elt) && openOfflineForm(correctionOf(elt))) {
+        // the same form, filled with the deal as stored
       } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-offline]")) {
         backToSheet(); // Cancel: the sheet it was opened over
         showQueue();

@@ -277,3 +277,35 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     made_here = [t for t in tokens.values_list("form_token", flat=True) if phone_made.fullmatch(t)]
     assert len(made_here) == 2  # the one-time tokens this phone made
     expect(a.locator("tfoot td")).to_have_text(totals(game))
+
+
+def test_without_a_service_worker_a_phone_offline_corrects_a_deal(browser, live_server):
+    """The form the sheet holds, filled with a deal as it is stored: corrected offline, sent
+    when the connection is back, once."""
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    record_classic(game, 1, jokers=1)
+    a = plain_http_phone(browser)
+    a.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    expect(a.locator("#sheet tbody tr")).to_have_count(2)
+
+    a.context.set_offline(True)
+    a.get_by_role("link", name="Correct deal 2").click()
+    expect(a.locator("#panel-title")).to_have_text("Correct deal 2")
+    form = a.locator(".deal-form")
+    expect(form.get_by_role("radio", name="Ben", exact=True)).to_be_checked()
+    jokers = form.locator('fieldset:has(legend:text("Jokers used"))')
+    expect(jokers.get_by_role("radio", name="1", exact=True)).to_be_checked()
+    form.locator("label.chip", has_text="Cleo").click()
+    form.get_by_role("button", name="Save").click()
+    expect(a.locator(".outbox-entry .what")).to_have_text(["Correct deal 2 — Cleo"])
+    expect(a.locator("#sheet tbody tr.pending")).to_have_count(0)  # no new deal
+    assert winners(game) == ["Anna", "Ben"]
+
+    a.context.set_offline(False)
+    expect(a.locator(".outbox")).to_be_hidden(timeout=25_000)
+    assert winners(game) == ["Anna", "Cleo"]
+    deal = Game.objects.get(pk=game.pk).deals.get(number=2)
+    assert deal.entry.get("jokers") == 1  # the stored values the form was filled with
+    kinds = list(Game.objects.get(pk=game.pk).events.values_list("kind", flat=True))
+    assert kinds.count("edited") == 1

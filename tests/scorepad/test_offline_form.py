@@ -2,6 +2,8 @@
 item 1): the phone fills it and makes its own one-time token; the server takes a token of a
 safe shape once, refuses a replay, and refuses any other shape with a clear message."""
 
+import html
+import json
 import re
 import secrets
 
@@ -40,7 +42,13 @@ def test_the_editors_sheet_holds_the_next_deals_form_for_a_phone_without_a_conne
     record_classic(game, 1)
     url = reverse("game-version", kwargs={"token": game.editor_token})
     fresh = creator.get(url, {"v": "1"}, headers={"HX-Request": "true"}).content.decode()
-    assert '<template id="offline-deal" data-next="3" data-title="Record deal {n}">' in fresh
+    assert '<template id="offline-deal" data-next="3" data-title="Record deal {n}"' in fresh
+    # Each deal's link carries its values as stored, to correct it with that form offline.
+    link = re.search(r'aria-label="Correct deal 2"', fresh)
+    values = re.search(r'/deals/2/edit/" data-values="([^"]+)"', fresh)
+    assert link and values
+    stored = json.loads(html.unescape(values.group(1)))
+    assert stored["went_out"] == "1" and stored["mode"] == "rows"
 
 
 def test_a_viewer_and_a_finished_game_hold_no_form(creator, game):
