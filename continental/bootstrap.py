@@ -199,22 +199,45 @@ def _host_names() -> list[str]:
     return [name, f"{name}.local"] if name and name != "localhost" else []
 
 
+# The QR code in the terminal: black and white of its own, so a phone's camera reads it
+# whether the terminal draws light on dark or dark on light; 256-colour codes, whose black
+# and white no colour theme changes (the 16 basic ones it does).
+QR_DARK, QR_LIGHT = 16, 231
+
+
+def terminal_qr(url: str) -> str:
+    """The QR code of ``url`` in half blocks: each character two modules, the upper one in
+    the foreground colour and the lower one in the background, with the quiet zone of four
+    modules the standard asks for."""
+    import segno
+
+    rows = [list(row) for row in segno.make(url, error="m").matrix_iter(scale=1, border=4)]
+    if len(rows) % 2:
+        rows.append([0] * len(rows[0]))
+    colour = {1: QR_DARK, 0: QR_LIGHT}
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        line, last = [], None
+        for upper, lower in zip(top, bottom, strict=True):
+            pair = (colour[upper], colour[lower])
+            if pair != last:
+                line.append(f"\x1b[38;5;{pair[0]};48;5;{pair[1]}m")
+                last = pair
+            line.append("\u2580")
+        lines.append("".join(line) + "\x1b[0m")
+    return "\n".join(lines)
+
+
 def _banner(urls: list[str], local_url: str, local_only: bool) -> str:
     """What the terminal shows once the server answers: the address and a QR code of it."""
     lines = ["", "Continental is ready.", f"  On this computer:  {local_url}"]
     if local_only:
         lines.append("  Only this computer can open it (--local).")
     elif urls:
-        import io
-
-        import segno
-
-        qr = io.StringIO()
-        segno.make(urls[0], error="m").terminal(out=qr, compact=True, border=2)
         for url in urls:
             lines.append(f"  Phones on the same Wi-Fi:  {url}")
         lines.append("  Scan this with a phone's camera to open it:")
-        lines.append(qr.getvalue().rstrip("\n"))
+        lines.append(terminal_qr(urls[0]))
         lines.append(
             "  Games you create on this computer share links with that address, for the phones."
         )

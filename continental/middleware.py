@@ -7,8 +7,11 @@ a 500 (continental/diskfull.py), and one that lost its database connection with 
 
 from __future__ import annotations
 
+import ipaddress
+
 from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http.request import split_domain_port
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -108,4 +111,34 @@ class ApiErrorsAsJsonMiddleware:
                 if header in response:
                     answer[header] = response[header]
             return answer
+        return response
+
+
+# Cross-Origin-Opener-Policy: browsers honour it only on an origin they trust (HTTPS, or
+# localhost and the loopback addresses) and write a warning to the console on every page of
+# any other, such as a table's plain http://192.168.… address; there it is not sent.
+OPENER_POLICY = "same-origin"
+
+
+def trustworthy(request: HttpRequest) -> bool:
+    """Whether a browser counts the origin of ``request`` as potentially trustworthy."""
+    if request.is_secure():
+        return True
+    host, _port = split_domain_port(request._get_raw_host())
+    if host == "localhost" or host.endswith(".localhost") or host in ("::1", "[::1]"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class OpenerPolicyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if trustworthy(request):
+            response.headers.setdefault("Cross-Origin-Opener-Policy", OPENER_POLICY)
         return response

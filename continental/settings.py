@@ -85,6 +85,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "continental.dbdown.RetryReadMiddleware",  # first: a read it answers again runs it all
     "django.middleware.security.SecurityMiddleware",
+    "continental.middleware.OpenerPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -218,6 +219,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 # the CSRF check refuses over HTTPS.)
 SECURE_REFERRER_POLICY = "strict-origin"
 X_FRAME_OPTIONS = "DENY"
+# Sent by continental.middleware.OpenerPolicyMiddleware, only where browsers honour it.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -123,10 +123,35 @@ def remember_seen(request: HttpRequest, response: HttpResponse, token: str) -> N
     )
 
 
+# What kind of phone or computer a browser runs on, read from its User-Agent once, when the
+# phone is first named: the history then says "an iPhone (3f2a)" rather than a bare code.
+# Only one of these words is kept, never the User-Agent itself.
+FAMILIES = (
+    ("ipad", re.compile(r"\biPad\b")),
+    ("iphone", re.compile(r"\biPhone\b")),
+    ("android", re.compile(r"\bAndroid\b")),
+    ("chromebook", re.compile(r"\bCrOS\b")),
+    ("windows", re.compile(r"\bWindows\b")),
+    ("mac", re.compile(r"\bMacintosh\b|\bMac OS X\b")),
+    ("linux", re.compile(r"\bLinux\b")),
+)
+DEVICE_SHAPE = re.compile(r"(?:(?P<family>[a-z]+)-)?(?P<code>[0-9a-f]{4,6})")
+
+
+def family_of(user_agent: str) -> str:
+    for family, pattern in FAMILIES:
+        if pattern.search(user_agent[:512]):
+            return family
+    return "phone"
+
+
 def device(request: HttpRequest) -> str:
+    """This phone's name in the history: its kind and four random hex digits, "iphone-3f2a"
+    (older phones kept six digits alone)."""
     name = request.session.get(DEVICE)
     if not name:
-        name = request.session[DEVICE] = secrets.token_hex(3)
+        family = family_of(request.headers.get("User-Agent", ""))
+        name = request.session[DEVICE] = f"{family}-{secrets.token_hex(2)}"
     return name
 
 

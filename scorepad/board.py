@@ -28,7 +28,7 @@ import logging
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -45,7 +45,10 @@ from .sheet import Sheet, build_sheet, sheet_prefetch
 
 log = logging.getLogger(__name__)
 TEMPLATE = "scorepad/game.html"
-PARTS = ("table", "standings", "nav")  # the partials of TEMPLATE that are kept
+# The partials of TEMPLATE that are kept; "offline" is the next deal's form an editor's
+# sheet holds for a phone without a connection (no one-time token, no CSRF token in it:
+# the phone makes the one and sends the other with its header).
+PARTS = ("table", "standings", "nav", "offline")
 # Kept until the cache culls them (CACHES' MAX_ENTRIES): a key of an old version is never
 # asked for again, and without an expiry a read never deletes (a GET never writes).
 TIMEOUT = None
@@ -80,8 +83,12 @@ class Board:
     table: SafeString
     standings: SafeString
     nav: SafeString
+    offline: SafeString
     next_deal: int | None  # the number of the next deal, None when no deal can be recorded
     deals: int
+    # What the phone of each device should be told of the last change, [device, text] (a
+    # value of its correction another phone's overwrote: scorepad/views/common.py).
+    notes: list = field(default_factory=list)
 
 
 def cache_key(access) -> str:
@@ -106,6 +113,7 @@ def board(
     *,
     cacheable: bool = True,
     extra: Callable[[Sheet], dict] | None = None,
+    notes: Callable[[], list] | None = None,
 ) -> Board:
     """The kept parts of ``access.game``'s sheet, from the cache or rendered (and kept).
 
@@ -120,10 +128,20 @@ def board(
         return found
     version = access.game.version
     sheet = full_sheet(access.game)
-    render_context = {**context, "sheet": sheet, **(extra(sheet) if extra else {})}
+    render_context = {
+        **context,
+        "sheet": sheet,
+        "csrf_token": "",  # none in what is kept: the page around it carries this answer's
+        **(extra(sheet) if extra else {}),
+    }
     parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
     next_deal = sheet.next_deal.number if sheet.next_deal else None
-    found = Board(*map(mark_safe, parts), next_deal=next_deal, deals=len(sheet.rows))
+    found = Board(
+        *map(mark_safe, parts),
+        next_deal=next_deal,
+        deals=len(sheet.rows),
+        notes=notes() if notes else [],
+    )
     # Rows read across another phone's change are not that version's: shown, not kept.
     if key is not None and still_at(access.game, version):
         _set(key, found)
@@ -144,13 +162,16 @@ def _get(key: str) -> Board | None:
         return None
     if blob is None:
         return None
-    table, standings, nav, next_deal, deals = json.loads(zlib.decompress(blob))
-    return Board(mark_safe(table), mark_safe(standings), mark_safe(nav), next_deal, deals)
+    *parts, next_deal, deals, notes = json.loads(zlib.decompress(blob))
+    return Board(*map(mark_safe, parts), next_deal=next_deal, deals=deals, notes=notes)
 
 
 def _set(key: str, found: Board) -> None:
     # Compressed: the sheet of many deals is tens of KB of HTML, a few KB kept.
-    parts = [found.table, found.standings, found.nav, found.next_deal, found.deals]
+    parts = [
+        *(found.table, found.standings, found.nav, found.offline),
+        *(found.next_deal, found.deals, found.notes),
+    ]
     blob = zlib.compress(json.dumps(parts).encode(), 1)
     try:
         with no_waiting():

@@ -128,16 +128,17 @@ def as_data(values: dict[str, str], **extra: str) -> QueryDict:
 
 
 def shown(form: forms.Form, name: str, value: str) -> str:
-    """A field's value as the player reads it: a choice's label, yes or no, or a dash."""
+    """A field's value as the player reads it: a choice's label (the empty one too, such as
+    "No" of "Out on the first turn?"), yes or no, or a dash."""
     field = form.fields.get(name)
     if isinstance(field, forms.BooleanField):
         return _("yes") if value else _("no")
-    if not value:
-        return "—"
     if isinstance(field, forms.ChoiceField):
         for key, label in field.choices:
             if str(key) == value:
                 return str(label)
+    if not value:
+        return "—"
     return value
 
 

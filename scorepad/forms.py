@@ -68,6 +68,9 @@ def form_data(initial: dict[str, Any]) -> dict[str, str]:
     return data
 
 
+ONCE_SHAPE = r"\A[A-Za-z0-9_-]+\Z"
+
+
 def once_token() -> str:
     return secrets.token_urlsafe(16)
 
@@ -592,7 +595,14 @@ class DealForm(OwnMessages):
     """What both kinds of deal forms share: who went out, the version and the one-time token."""
 
     version = forms.IntegerField(widget=forms.HiddenInput, error_messages=INCOMPLETE)
-    once = forms.CharField(widget=forms.HiddenInput, max_length=64, error_messages=INCOMPLETE)
+    # Made by the server, or by the phone for a deal recorded without a connection
+    # (static/js/table.js): either way letters, digits, "-" and "_" only.
+    once = forms.RegexField(
+        ONCE_SHAPE,
+        widget=forms.HiddenInput,
+        max_length=64,
+        error_messages=INCOMPLETE,
+    )
     # Where the form started (scorepad/conflicts.py): the number of the deal it records, and
     # for a correction the values its fields had when it opened.
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)

@@ -353,7 +353,19 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="recorded", apply=apply)
 
-    def edit_deal(self, number: int, result: DealResult, *, version: int, once: str, actor: Actor):
+    def edit_deal(
+        self,
+        number: int,
+        result: DealResult,
+        *,
+        version: int,
+        once: str,
+        actor: Actor,
+        replaced: list[dict[str, str]] | None = None,
+    ):
+        """``replaced``: the values of another phone's correction this one overwrote, both
+        having changed them (scorepad/conflicts.py), kept to tell that phone."""
+
         def apply(game: Game) -> dict[str, Any]:
             deal = game.deals.prefetch_related("scores__seat").get(number=number)
             before = deal.snapshot()
@@ -363,7 +375,10 @@ class Game(models.Model):
             deal.save()
             deal.scores.all().delete()
             deal.save_scores(result)
-            return {"deal_number": number, "before": before, "after": deal.snapshot(result)}
+            details = {"deal_number": number, "before": before, "after": deal.snapshot(result)}
+            if replaced:
+                details["replaced"] = replaced
+            return details
 
         return self.change(version=version, once=once, actor=actor, kind="edited", apply=apply)
 

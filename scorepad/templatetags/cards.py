@@ -23,9 +23,12 @@ register = template.Library()
 
 
 @register.inclusion_tag("cards/grid.html")
-def card_grid(target: str, label: str = "", variant: Variant | None = None) -> dict:
+def card_grid(
+    target: str, label: str = "", variant: Variant | None = None, kept: bool = False
+) -> dict:
     """``variant``: a game scored by penalties, whose keys then carry each card's points (the
-    grid adds up the cards of the hand)."""
+    grid adds up the cards of the hand). ``kept``: a grid kept with the sheet
+    (scorepad/board.py), on a page that loads its script itself: no static file named."""
     lang = get_language()
     points = variant is not None and variant.id != CLASSIC
     suit_names = words(lang)["cards"]["suits"]
@@ -48,6 +51,7 @@ def card_grid(target: str, label: str = "", variant: Variant | None = None) -> d
         )
     return {
         "target": target,
+        "kept": kept,
         "label": label or _("Cards"),
         "suits": suits,
         "joker": {

@@ -7,6 +7,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from rules.engine.variants import DealSpec
 from rules.pages.words import contract_text, payment_label
@@ -134,6 +135,10 @@ def table_texts() -> str:
             "until it can be sent."
         ),
         "previewOffline": _("No connection: the result is worked out when the deal is sent."),
+        "offlineForm": _(
+            "No connection: what you save here waits on this phone until it can be sent."
+        ),
+        "pending": _("Deal %(n)s: not sent yet") % {"n": "{n}"},
         "review": _("Open it"),
         "discard": pgettext("a change kept on this phone", "Discard"),
         "discardConfirm": _("Discard this change? It never reached the server."),
@@ -141,3 +146,52 @@ def table_texts() -> str:
         "gone": _("This link no longer works."),
     }
     return "|".join(f"{key}={text.replace('|', '/')}" for key, text in texts.items())
+
+
+PHONE_KINDS = {
+    "iphone": _lazy("iPhone %(code)s"),
+    "ipad": _lazy("iPad %(code)s"),
+    "android": _lazy("Android phone %(code)s"),
+    "chromebook": _lazy("Chromebook %(code)s"),
+    "windows": _lazy("Windows computer %(code)s"),
+    "mac": _lazy("Mac %(code)s"),
+    "linux": _lazy("Linux computer %(code)s"),
+}
+
+
+@register.simple_tag(takes_context=True)
+def phone_name(context, device: str) -> str:
+    """A phone of the history as a person at the table recognises it: "this phone" for the
+    one reading, else its kind and code ("iPhone 3f2a"), or "phone 443360" for a phone
+    named before kinds were kept (scorepad/access.py, device)."""
+    from scorepad.access import DEVICE, DEVICE_SHAPE
+
+    request = context.get("request")
+    own = request.session.get(DEVICE) if request is not None else None
+    if device and device == own:
+        return _("this phone")
+    found = DEVICE_SHAPE.fullmatch(device or "")
+    if found is None:
+        return _("phone %(code)s") % {"code": device or "—"}
+    kind = PHONE_KINDS.get(found["family"] or "")
+    return str(kind or _("phone %(code)s")) % {"code": found["code"]}
+
+
+@register.simple_tag
+def offline_values(sheet, row) -> str:
+    """A deal's correction as stored, for the form the sheet holds for a phone without a
+    connection (static/js/table.js fills it in): its values as a form would post them, in
+    JSON; "" when that form, made for the players at the table now, does not fit the deal
+    (other players were in it) or the deal is flagged."""
+    import json
+
+    from scorepad.forms import deal_form_class, form_data
+
+    playing = {seat.position for seat in sheet.seats if seat.active}
+    played = {
+        seat.position for seat, cell in zip(sheet.seats, row.cells, strict=True) if not cell.away
+    }
+    if row.flaw or playing != played:
+        return ""
+    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))
+    return json.dumps(values, separators=(",", ":"))

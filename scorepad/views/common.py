@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -11,13 +12,15 @@ from django.http.request import split_domain_port
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_htmx.http import push_url
 
 from rules.facts import NAMES
 
-from ..access import Access
+from .. import conflicts
+from ..access import DEVICE, Access
 from ..board import board
-from ..forms import SettleForm, once_token
+from ..forms import SettleForm, deal_form_class, once_token
 from ..models import Game
 from ..sheet import Sheet
 
@@ -65,6 +68,8 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         "notice": "",
         **extra,
     }
+    if access.can_edit:
+        context["offline_deal"] = lambda: offline_deal(access)
     context["board"] = board(
         request,
         access,
@@ -72,8 +77,59 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         # A settle-up amount typed into the page is this answer's own.
         cacheable="per_point" not in request.GET,
         extra=lambda sheet: settle_context(request, game, sheet),
+        notes=lambda: replaced_notes(access),
     )
+    # Told to this phone only: a value of its correction that another phone overwrote.
+    own = request.session.get(DEVICE)
+    context["replaced"] = [text for device, text in context["board"].notes if own and device == own]
     return context
+
+
+def replaced_notes(access: Access) -> list[list[str]]:
+    """[device, text] for each value of a phone's correction that the last change, another
+    phone's correction, overwrote (both had changed it: scorepad/conflicts.py): "Deal 1: your
+    15 for Anna was replaced by the other phone's 20." Read from the history as it was
+    written; what does not fit is left out."""
+    game = access.game
+    event = game.events.order_by("-pk").first()
+    details = event.details if event is not None and event.kind == "edited" else None
+    replaced = details.get("replaced") if isinstance(details, dict) else None
+    if event is None or not isinstance(replaced, list):
+        return []
+    seats = list(game.seats.all())
+    names = {s.position: s.player.name for s in seats}
+    form = deal_form_class(game)(game=game, seats=seats)
+    notes = []
+    for item in replaced:
+        if not isinstance(item, dict) or not all(
+            isinstance(item.get(k), str) for k in ("field", "was", "now", "device")
+        ):
+            continue
+        name = item["field"]
+        player = re.fullmatch(r"(?:points|cards)_(\d+)", name)
+        what = names.get(int(player[1])) if player else None
+        if what is None and name in form.fields:
+            what = str(form.fields[name].label or "")
+        if not what:
+            continue
+        text = _("Deal %(n)s: your %(was)s for %(what)s was replaced by the other phone's %(now)s.")
+        values = {
+            "n": event.deal_number,
+            "was": conflicts.shown(form, name, item["was"]),
+            "now": conflicts.shown(form, name, item["now"]),
+            "what": what,
+        }
+        notes.append([item["device"], text % values])
+    return notes
+
+
+def offline_deal(access: Access) -> dict[str, Any]:
+    """The form of the next deal that the sheet holds for a phone without a connection
+    (templates/scorepad/game.html#sheet, static/js/table.js): the phone fills it, makes its
+    own one-time token and keeps what it saves until it can be sent."""
+    from .deals import new_deal_panel
+
+    return new_deal_panel(access, once="")
 
 
 def settle_context(request: HttpRequest, game: Game, sheet: Sheet) -> dict[str, Any]:

@@ -14,6 +14,8 @@ sends the write again later, and its one-time token makes that safe.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -159,6 +161,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
                 version=data["version"],
                 once=data["once"],
                 actor=actor(request, access),
+                replaced=_replaced(request, access, form, number),
             )
             done = _("Deal %(n)d corrected.") % {"n": number}
         else:
@@ -189,6 +192,35 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
     return _done(request, access, "saved", done)
 
 
+def _replaced(
+    request: HttpRequest, access: Access, mine: DealForm, number: int
+) -> list[dict[str, str]]:
+    """The other phone's values this correction overwrites: the fields of the merged form
+    (hidden ``over``: the other phone's value of each field both phones changed) whose saved
+    value is still that one and which this phone saves otherwise; with the phone that saved
+    it, to be told (scorepad/views/common.py)."""
+    over = conflicts.decode(request.POST.get("over"))
+    deal = next((d for d in access.game.deals.all() if d.number == number), None)
+    if not over or deal is None:
+        return []
+    stored = conflicts.form_values(_stored_form(access, deal))
+    saving = conflicts.form_values(mine)
+    previous = (
+        GameEvent.objects.filter(game=access.game, deal_number=number)
+        .exclude(kind__in=("deleted", "undone"))
+        .order_by("-pk")
+        .values_list("device", flat=True)
+        .first()
+    )
+    if not previous or previous == actor(request, access).device:
+        return []
+    return [
+        {"field": name, "was": value, "now": saving.get(name, ""), "device": previous}
+        for name, value in sorted(over.items())
+        if name in stored and stored[name] == value and saving.get(name, "") != value
+    ]
+
+
 def _merged_correction(
     request: HttpRequest, fresh: Access, mine: DealForm, url: str, number: int
 ) -> HttpResponse:
@@ -217,7 +249,14 @@ def _merged_correction(
             "Another phone corrected deal %(n)d while you were entering this. The form now "
             "shows its correction with your changes on top. Check and save again."
         ) % {"n": number}
-    conflict = {"kind": "correction", "differences": merge.differences, "taken": merge.taken}
+    theirs_values = conflicts.form_values(theirs)
+    over = {d.name: theirs_values.get(d.name, "") for d in merge.differences}
+    conflict = {
+        "kind": "correction",
+        "differences": merge.differences,
+        "taken": merge.taken,
+        "over": conflicts.encode(over) if over else "",
+    }
     return _met_a_change(
         request, fresh, _panel(fresh, form, url, number, conflict=conflict), notice
     )
@@ -294,8 +333,13 @@ def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
         return _save_deal(request, access, None)
     if _preview_only(request):
         return _preview(request, access, None)
-    form = _deal_form(access, initial={"number": len(game.deals.all()) + 1})
-    return render_game(request, access, panel=_panel(access, form, request.path, None))
+    return render_game(request, access, panel=new_deal_panel(access))
+
+
+def new_deal_panel(access: Access, **initial: Any) -> dict[str, Any]:
+    """The panel of the form that records the next deal."""
+    form = _deal_form(access, initial={"number": len(access.game.deals.all()) + 1, **initial})
+    return _panel(access, form, game_url(access.token, "deal-new"), None)
 
 
 @require_http_methods(["GET", "POST"])

@@ -182,9 +182,12 @@
       return outbox.all().then(function (entries) {
         entries = mine(entries);
         renderQueue(entries);
+        renderPending(entries);
         if (entries.length) {
           var stuck = entries.some(function (e) { return e.state === "attention"; });
           say(stuck ? "attention" : offline ? "queued" : "waiting", entries.length);
+        } else if (offline && doc.querySelector("#panel[data-offline]")) {
+          say("offlineForm");
         } else {
           say(replaced ? "replaced" : offline ? "offline" : "");
         }
@@ -221,6 +224,120 @@
         }
         list.appendChild(item);
       });
+    }
+
+    // The deals this phone keeps, on the sheet under the saved ones: their numbers, not sent yet.
+    function renderPending(entries) {
+      doc.querySelectorAll("#sheet tr.pending").forEach(function (row) { row.remove(); });
+      var body = doc.querySelector("#sheet table.sheet tbody");
+      if (!body) return;
+      var columns = doc.querySelectorAll("#sheet table.sheet thead th").length - 1;
+      entries.filter(function (e) { return e.number; }).forEach(function (entry) {
+        var row = doc.createElement("tr");
+        row.className = "pending" + (entry.state === "attention" ? " attention" : "");
+        var head = doc.createElement("th");
+        head.scope = "row";
+        head.className = "num";
+        head.textContent = String(entry.number);
+        row.appendChild(head);
+        var cell = doc.createElement("td");
+        cell.colSpan = Math.max(1, columns);
+        cell.textContent = text("pending", entry.number) + (entry.who ? " — " + entry.who : "");
+        row.appendChild(cell);
+        body.appendChild(row);
+      });
+    }
+
+    // Offline, "Record deal" opens the form the sheet holds (templates/scorepad/game.html):
+    // numbered after the deals this phone keeps, with a one-time token of its own.
+    function nextNumber(entries) {
+      var template = doc.getElementById("offline-deal");
+      var next = template ? parseInt(template.dataset.next, 10) : NaN;
+      var shown = doc.querySelectorAll("#sheet table.sheet tbody tr:not(.pending)").length + 1;
+      if (isNaN(next)) next = shown;
+      return next + mine(entries).filter(function (e) { return e.number; }).length;
+    }
+
+    // "Record deal {n}" in the page's language, from the form the sheet holds.
+    function recordTitle(number) {
+      var template = doc.getElementById("offline-deal");
+      return template && template.dataset.title ? template.dataset.title.replace("{n}", String(number)) : "";
+    }
+
+    // ``correction``: {url, number, values} of a deal on the sheet (its link's data-values),
+    // to correct it with the same form filled with the deal as stored.
+    function openOfflineForm(correction) {
+      var template = doc.getElementById("offline-deal");
+      var sheet = doc.getElementById("sheet");
+      if (!template || !sheet || doc.getElementById("panel")) return false;
+      outbox.all().catch(function () { return []; }).then(function (entries) {
+        if (doc.getElementById("panel")) return;
+        var panel = doc.importNode(template.content, true).firstElementChild;
+        var number = correction ? correction.number : nextNumber(entries);
+        panel.querySelectorAll("script").forEach(function (script) { script.remove(); });
+        var title = panel.querySelector("#panel-title");
+        if (title) {
+          title.textContent = correction ? template.dataset.correct.replace("{n}", String(number)) : recordTitle(number);
+        }
+        // A later deal of the schedule may have another contract: that one is not shown.
+        var spec = panel.querySelector(".deal-now");
+        if (spec && (correction || number !== parseInt(template.dataset.next, 10))) spec.remove();
+        if (correction) fill(panel.querySelector("form"), correction);
+        panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = newToken(); });
+        panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
+        sheet.parentNode.insertBefore(panel, sheet);
+        hideActions();
+        if (window.htmx) window.htmx.process(panel);
+        doc.dispatchEvent(new Event("htmx:load"));
+        say("offlineForm");
+        panel.scrollIntoView({ block: "start" });
+        if (title) { title.tabIndex = -1; title.focus({ preventScroll: true }); }
+      });
+      return true;
+    }
+
+    var BOOKKEEPING = ["version", "once", "base", "number", "csrfmiddlewaretoken", "preview", "over"];
+
+    // The form the sheet holds, made a deal's correction: its address, its values as stored,
+    // and as ``base`` the values it opened with (scorepad/conflicts.py).
+    function fill(form, correction) {
+      form.action = correction.url;
+      form.setAttribute("hx-post", correction.url);
+      var values = correction.values;
+      Array.prototype.forEach.call(form.elements, function (control) {
+        var name = control.name;
+        if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit") return;
+        var value = Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : null;
+        if (control.type === "radio") {
+          if (value !== null) control.checked = control.value === value;
+        } else if (control.type === "checkbox") {
+          control.checked = value !== null && value !== "";
+        } else {
+          control.value = value === null ? "" : value;
+        }
+      });
+      var base = {};
+      Array.prototype.forEach.call(form.elements, function (control) {
+        var name = control.name;
+        if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit") return;
+        if ((control.type === "radio" || control.type === "checkbox") && !control.checked) return;
+        var text = control.type === "checkbox" ? "on" : String(control.value).trim();
+        if (text) base[name] = text;
+      });
+      var baseInput = form.querySelector('input[name="base"]');
+      if (baseInput) baseInput.value = JSON.stringify(base);
+    }
+
+    function correctionOf(link) {
+      var found = (link.getAttribute("hx-get") || "").match(/\/deals\/(\d+)\/edit\/$/);
+      try {
+        return found && { url: link.getAttribute("hx-get"), number: parseInt(found[1], 10), values: JSON.parse(link.dataset.values) };
+      } catch (e) { return null; }
+    }
+
+    function hideActions() {
+      var actions = doc.querySelector("#sheet .actions");
+      if (actions && doc.querySelector("#panel[data-offline]")) actions.hidden = true;
     }
 
     function button(label, css, action) {
@@ -289,14 +406,24 @@
         learn(parseInt(field(fields, "version"), 10));
         var version = knownVersion() + mine(entries).length;
         field(fields, "version", String(version));
+        // A new deal is numbered after the deals saved and those this phone keeps.
+        var number = null;
+        if (/\/deals\/new\/$/.test(request.path)) {
+          number = nextNumber(entries);
+          field(fields, "number", String(number));
+        }
+        var out = elt.querySelector && elt.querySelector('input[name="went_out"]:checked');
+        var chip = out && out.closest("label");
         return outbox.add({
+          number: number,
+          who: chip ? chip.textContent.trim() : "",
           game: token,
           url: request.path,
           fields: fields,
           csrf: csrf,
           once: once,
           version: version,
-          label: describe(elt, fields),
+          label: number && recordTitle(number) ? recordTitle(number) + (chip ? " — " + chip.textContent.trim() : "") : describe(elt, fields),
           queuedAt: Date.now(),
           state: "waiting",
         });
@@ -440,6 +567,13 @@
         elt._outbox = null;
       } else if (elt.id === "preview") {
         elt.textContent = texts.previewOffline;
+      } else if (config.verb === "get" && canEdit && /\/deals\/new\/$/.test(elt.getAttribute("hx-get") || "") && openOfflineForm()) {
+        // the form the sheet holds
+      } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && correctionOf(elt) && openOfflineForm(correctionOf(elt))) {
+        // the same form, filled with the deal as stored
+      } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-offline]")) {
+        backToSheet(); // Cancel: the sheet it was opened over
+        showQueue();
       } else if (!isPoll(elt)) {
         showQueue().then(function () { say("notKept"); });
       } else {
@@ -495,6 +629,7 @@
       if (box && sheetAt !== null) box.scrollLeft = sheetAt;
       newestInView(box);
       sheetAt = null;
+      hideActions();
     });
     newestInView(doc.querySelector(".sheet-scroll"));
 
@@ -504,6 +639,7 @@
       var game = doc.getElementById("game");
       if (!game || doc.getElementById("panel")) return;
       lastSheet = game.outerHTML;
+      outbox.all().then(function (entries) { renderPending(mine(entries)); }).catch(function () {});
       if (doc.documentElement.hasAttribute("data-offline-copy") && offline) return;
       var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
       if (!worker) return;
@@ -522,8 +658,7 @@
     function prefetchForms() {
       var version = shownVersion();
       var urls = [];
-      var record = doc.querySelector("#sheet .actions a[hx-get]");
-      if (record) urls.push(record.getAttribute("hx-get"));
+      // Not the next deal's form: the sheet holds it (#offline-deal).
       var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
       for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) urls.push(rows[i].getAttribute("hx-get"));
       // One after the other: four forms at once would compete with the table's own requests.

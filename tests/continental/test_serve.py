@@ -141,3 +141,64 @@ def test_the_banner_names_the_phones_address_with_a_qr_code_or_says_it_is_local(
     assert "Ctrl-C" in banner and "data/" in banner
     local = bootstrap._banner([], "http://127.0.0.1:8000/", True)
     assert "Only this computer" in local and "Phones" not in local
+
+
+def render_terminal(text: str, foreground: int, background: int, scale: int = 4):
+    """The characters ``text`` draws on a terminal of those default colours (grey levels), as
+    a grayscale picture: each character two pixels, its upper and its lower half, drawn in the
+    foreground or the background as the half-block characters and the ANSI colour codes say."""
+    grey = {16: 0, 231: 255, 0: 0, 15: 255, 30: 0, 37: 255, 97: 255}
+    picture = []
+    for line in text.split("\n"):
+        fg, bg = foreground, background
+        upper, lower = [], []
+        for code, char in re.findall(r"\x1b\[([0-9;]*)m|(.)", line):
+            if not char:
+                numbers = [int(n) for n in code.split(";") if n] or [0]
+                while numbers:
+                    n = numbers.pop(0)
+                    if n == 0:
+                        fg, bg = foreground, background
+                    elif n in (38, 48) and numbers[:1] == [5]:
+                        value = grey[numbers[1]]
+                        numbers = numbers[2:]
+                        fg, bg = (value, bg) if n == 38 else (fg, value)
+                    elif 30 <= n <= 37 or 90 <= n <= 97:
+                        fg = grey.get(n, 128)
+                    elif 40 <= n <= 47 or 100 <= n <= 107:
+                        bg = grey.get(n - 10, 128)
+                continue
+            top, bottom = {
+                "\u2580": (fg, bg),
+                "\u2584": (bg, fg),
+                "\u2588": (fg, fg),
+                " ": (bg, bg),
+            }[char]
+            upper.append(top)
+            lower.append(bottom)
+        picture += [upper, lower]
+    width = max(len(row) for row in picture)
+    pixels = bytearray()
+    for row in picture:
+        row = row + [background] * (width - len(row))
+        wide = bytes(v for v in row for _ in range(scale))
+        pixels += wide * scale
+    return memoryview(bytes(pixels)).cast("B", (len(picture) * scale, width * scale))
+
+
+def test_the_terminals_qr_code_reads_on_dark_and_on_light_terminals():
+    """A phone's camera reads the QR code the banner prints whatever colours the terminal
+    draws with: rendered light on dark and dark on light, it decodes to the phones' address
+    (without trying the inverted picture, which a phone's camera does not do)."""
+    import zxingcpp
+
+    url = "http://192.168.1.20:8000/"
+    banner = bootstrap._banner([url], "http://127.0.0.1:8000/", False)
+    lines = banner.split("\n")
+    start = lines.index("  Scan this with a phone's camera to open it:") + 1
+    end = next(i for i, line in enumerate(lines) if line.startswith("  Games you create"))
+    code = "\n".join(lines[start:end])
+    for foreground, background in ((230, 20), (20, 230)):  # light on dark, dark on light
+        image = render_terminal(code, foreground, background)
+        found = zxingcpp.read_barcodes(image, try_invert=False)
+        assert [b.text for b in found] == [url], (foreground, background)

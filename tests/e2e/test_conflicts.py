@@ -77,6 +77,15 @@ def test_three_phones_two_corrections_and_two_recordings_at_once(browser, live_s
     enter(c, "Ben", {0: "40", 2: "5"})
     expect(c.locator("#game .message.error")).to_contain_text("Another phone recorded deal 2")
     expect(c.locator(".conflict")).to_contain_text("Deal 2 as the other phone recorded it")
+    # The choice comes first, under a title that asks it (not "Record deal 3" yet), above
+    # this phone's entry; on a phone's screen without scrolling down the form.
+    expect(c.locator("#panel-title")).to_have_text("Another deal, or deal 2 again?")
+    choice = c.get_by_role("button", name="Another deal: record it as deal 3")
+    c.evaluate("() => document.getElementById('panel').scrollIntoView({block: 'start'})")
+    top = choice.bounding_box()["y"]
+    assert top < c.locator(".deal-form .went-out").bounding_box()["y"]
+    assert 0 <= top < PHONE["height"] - 60, top
+    expect(c.locator(".deal-form .form-actions").last).not_to_contain_text("Another deal")
     assert len(scores(game)) == 2
     c.get_by_role("button", name="Another deal: record it as deal 3").click()
     expect(c.locator("#game .messages")).to_contain_text("Deal 3 recorded.")
@@ -105,3 +114,32 @@ def test_the_same_deal_corrects_it_with_this_phones_entry(browser, live_server):
     c.get_by_role("button", name="The same deal: correct deal 2 with mine").click()
     expect(c.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
     assert scores(game) == [{0: 10, 1: 15, 2: 0}, {0: 0, 1: 5, 2: 50}]
+
+
+def test_the_phone_whose_value_was_replaced_is_told(browser, live_server):
+    """A and C correct the same score differently; C sees where they differ and saves its
+    own: A's sheet says that its value was replaced, and by what; C's and B's say nothing."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anneliese", "Ben", "Cleo"])
+    record_penalty(game, 2, {0: 10, 1: 15})
+    a, b, c = (phone(browser, live_server, game) for _ in range(3))
+    for p in (a, c):
+        p.get_by_role("link", name="Correct deal 1").click()
+        expect(p.locator("#panel-title")).to_have_text("Correct deal 1")
+    a.locator("#id_points_0").fill("15")
+    a.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(a.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+
+    c.locator("#id_points_0").fill("20")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    differences = c.locator(".conflict .differences li")
+    expect(differences).to_have_count(1)  # Anneliese's points only: both phones changed them
+    expect(differences).to_contain_text("The other phone saved: 15 · Yours, now in the form: 20")
+    c.locator(".deal-form").get_by_role("button", name="Save").click()
+    expect(c.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
+    assert scores(game) == [{0: 20, 1: 15, 2: 0}]
+
+    told = "Deal 1: your 15 for Anneliese was replaced by the other phone's 20."
+    expect(a.locator("#sheet .replaced")).to_have_text(told)  # by the live update
+    expect(b.locator("#sheet tfoot")).to_contain_text("20")
+    expect(b.locator("#sheet .replaced")).to_have_count(0)
+    expect(c.locator("#sheet .replaced")).to_have_count(0)

@@ -92,3 +92,75 @@ def test_the_score_pad_and_its_swaps_write_nothing_to_the_console(phone, live_se
     expect(phone.locator("#preview .ledger")).to_be_visible()
     phone.wait_for_load_state("networkidle")
     assert said == [], said
+
+
+def test_the_new_game_page_and_the_checkers_swaps_write_nothing_to_the_console(phone, live_server):
+    """The swaps the issue counted Content-Security-Policy errors on: adding players on the
+    new-game page, tapping cards in the checker and in a deal form's card grid."""
+    said = watch(phone)
+    base = live_server.url
+    phone.goto(f"{base}/en/games/new/")
+    phone.locator(".variant-choice", has_text="Nordic").click()
+    for name in ("Anna", "Ben"):
+        phone.get_by_label("Player's name").fill(name)
+        phone.get_by_role("button", name="Add", exact=True).click()
+        expect(phone.locator("#new-game")).to_contain_text(name)
+    phone.get_by_role("button", name="Start", exact=True).click()  # too few players: refused
+    expect(phone.locator("#new-game .errorlist").first).to_be_visible()
+    phone.get_by_label("Player's name").fill("Cleo")
+    phone.get_by_role("button", name="Add", exact=True).click()
+    phone.get_by_role("button", name="Start", exact=True).click()
+    expect(phone.locator("#sheet")).to_be_visible()
+    phone.get_by_role("link", name="Record deal 1").click()
+    phone.locator(".deal-form label.chip", has_text="Anna").click()
+    row = phone.locator('.penalty-row[data-pos="1"]')
+    row.locator("summary").click()
+    for card in ("five of hearts", "king of spades"):
+        row.locator(".card-grid").get_by_role("button", name=card, exact=True).click()
+    phone.get_by_label("Cleo — penalty points").fill("30")
+    expect(phone.locator("#preview .ledger")).to_be_visible()
+
+    phone.goto(f"{base}/en/check/?variant=classic")
+    grid = phone.locator(".check-grid, #checker").first
+    for card in ("4S", "5S", "6S", "7S"):
+        phone.locator(f'button.card-key[value="{card}"]').click()
+        expect(phone.locator("#check-hand")).to_contain_text(card[0])
+    phone.locator("#check-hand button.check-card").first.click()
+    expect(grid).to_be_visible()
+    phone.wait_for_load_state("networkidle")
+    assert said == [], said
+
+
+def test_no_opener_policy_warning_on_a_plain_http_lan_address(browser, live_server):
+    """Browsers honour Cross-Origin-Opener-Policy only on HTTPS or localhost and warn on
+    every page of a plain http address on the LAN: it is sent only where it counts."""
+    from django.test import override_settings
+
+    from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    port = live_server.url.rsplit(":", 1)[1]
+    # The LAN address as the phones see it: a name the browser does not trust as it trusts
+    # localhost, led to this computer.
+    lan = browser.browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP table.lan 127.0.0.1"],
+    )
+    try:
+        page = lan.new_context(viewport=PHONE, has_touch=True).new_page()
+        said = watch(page)
+        with override_settings(ALLOWED_HOSTS=["table.lan", "localhost"]):
+            answer = page.goto(f"http://table.lan:{port}/en/")
+            assert answer.ok
+            assert page.evaluate("() => window.isSecureContext") is False
+            assert "cross-origin-opener-policy" not in answer.headers
+            page.wait_for_load_state("networkidle")
+            assert said == [], said
+            # On localhost, which browsers trust, it is sent.
+            local = phone_page(browser)
+            assert local.goto(f"{live_server.url}/en/").headers["cross-origin-opener-policy"]
+    finally:
+        lan.close()
+
+
+def phone_page(browser):
+    return browser.new_context(viewport=PHONE, has_touch=True).new_page()

@@ -96,7 +96,11 @@ def test_what_is_kept_holds_no_token_no_csrf_and_no_static_file(game):
     assert html is not None and "Standings" in html and "<table" in html
     assert hidden(body, "once") not in html
     assert editor.cookies[settings.CSRF_COOKIE_NAME].value not in html
-    assert "csrfmiddlewaretoken" not in html and 'name="once"' not in html
+    assert 'name="csrfmiddlewaretoken"' not in html
+    # The next deal's form for a phone without a connection: its one-time token left empty.
+    assert 'id="offline-deal"' in html and re.findall(r'name="once"[^>]*>', html) == [
+        'name="once" id="id_once">'
+    ]
     assert settings.STATIC_URL not in html  # a deploy of new static files never meets it
 
 

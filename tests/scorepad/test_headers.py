@@ -35,28 +35,49 @@ def security_headers(response) -> dict[str, str]:
 
 
 def test_every_security_header_is_on_an_ordinary_page(client):
-    headers = security_headers(client.get("/en/"))
+    headers = security_headers(client.get("/en/", HTTP_HOST="localhost"))
     assert all(headers.values()), headers
+
+
+@override_settings(ALLOWED_HOSTS=["*"])
+@pytest.mark.parametrize(
+    "host, secure, sent",
+    [
+        ("localhost:8000", False, True),
+        ("127.0.0.1:8000", False, True),
+        ("[::1]:8000", False, True),
+        ("table.localhost", False, True),
+        ("192.168.1.20:8000", False, False),
+        ("karl.local:8000", False, False),
+        ("scorepad.example", True, True),
+    ],
+)
+def test_the_opener_policy_is_sent_only_where_browsers_honour_it(client, host, secure, sent):
+    """On a plain http address of the LAN the browser ignores Cross-Origin-Opener-Policy and
+    warns about it on every page: it is sent on HTTPS and localhost only."""
+    response = client.get("/en/", HTTP_HOST=host, secure=secure)
+    assert response.status_code == 200
+    assert (response.headers.get("Cross-Origin-Opener-Policy") == "same-origin") is sent
 
 
 @override_settings(RATE_LIMITS={"api": 1, "write": 1})
 def test_429_answers_carry_the_same_security_headers(client):
-    normal = security_headers(client.get("/en/"))
+    normal = security_headers(client.get("/en/", HTTP_HOST="localhost"))
     body = json.dumps({"variant": "x"})
     client.post("/api/check", body, content_type="application/json")
-    api = client.post("/api/check", body, content_type="application/json")
+    api = client.post("/api/check", body, content_type="application/json", HTTP_HOST="localhost")
     client.post("/en/games/new/", {})
-    write = client.post("/en/games/new/", {})
+    write = client.post("/en/games/new/", {}, HTTP_HOST="localhost")
     assert api.status_code == write.status_code == 429
     assert security_headers(api) == normal
     assert security_headers(write) == normal
 
 
 def test_the_nul_400_carries_the_same_security_headers(client):
-    normal = security_headers(client.get("/en/"))
+    normal = security_headers(client.get("/en/", HTTP_HOST="localhost"))
     for response in (
-        client.get("/en/check/", {"cards": "AS\x00"}),
-        client.post("/en/games/new/", {"name": "A\x00"}),
+        client.get("/en/check/", {"cards": "AS\x00"}, HTTP_HOST="localhost"),
+        client.post("/en/games/new/", {"name": "A\x00"}, HTTP_HOST="localhost"),
     ):
         assert response.status_code == 400
         assert security_headers(response) == normal

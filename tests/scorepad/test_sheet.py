@@ -18,8 +18,9 @@ SHEET_QUERIES = 3
 # The first view of a version: game, session, the cache (nothing kept yet), seats with
 # players, deals, scores, the version again (is the HTML that version's?), and keeping the
 # sheet (the cache's count, look-up and insert in a savepoint; on SQLite the busy timeout
-# read, set to 0 and put back, so the write never waits behind a writer).
-SHEET_QUERIES_FIRST = 15
+# read, set to 0 and put back, so the write never waits behind a writer), and the last
+# change of the history (a phone whose correction another overwrote is told).
+SHEET_QUERIES_FIRST = 16
 
 
 def played(players: int, deals: int):

@@ -1,0 +1,83 @@
+"""The form of the next deal the sheet holds for a phone without a connection (issue 23,
+item 1): the phone fills it and makes its own one-time token; the server takes a token of a
+safe shape once, refuses a replay, and refuses any other shape with a clear message."""
+
+import html
+import json
+import re
+import secrets
+
+import pytest
+from django.urls import reverse
+
+from scorepad.models import Game
+from tests.factories import classic_form_data, record_classic
+
+pytestmark = pytest.mark.django_db
+
+
+def phone_token() -> str:
+    """A token as static/js/table.js makes it: "p" and 32 hexadecimal digits."""
+    return "p" + secrets.token_hex(16)
+
+
+def test_the_editors_sheet_holds_the_next_deals_form_for_a_phone_without_a_connection(
+    creator, game
+):
+    record_classic(game, 0)
+    body = creator.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
+    held = re.search(r'<template id="offline-deal" data-next="2"[^>]*>(.*?)</template>', body, re.S)
+    assert held, "the sheet holds no form of the next deal"
+    form = held.group(1)
+    assert 'id="panel-title">Record deal 2<' in form
+    assert f'action="/en/games/{game.editor_token}/deals/new/"' in form
+    assert re.search(r'name="number" value="2"', form)
+    version = Game.objects.get(pk=game.pk).version
+    assert re.search(f'name="version" value="{version}"', form)
+    # Kept with the sheet for every phone: no token of anyone's in it (the phone makes its
+    # one-time token and sends the CSRF token with its header).
+    assert 'name="csrfmiddlewaretoken"' not in form
+    assert not re.search(r'name="once" value="[^"]', form)
+    # The live update brings the sheet with the form of the deal after it.
+    record_classic(game, 1)
+    url = reverse("game-version", kwargs={"token": game.editor_token})
+    fresh = creator.get(url, {"v": "1"}, headers={"HX-Request": "true"}).content.decode()
+    assert '<template id="offline-deal" data-next="3" data-title="Record deal {n}"' in fresh
+    # Each deal's link carries its values as stored, to correct it with that form offline.
+    link = re.search(r'aria-label="Correct deal 2"', fresh)
+    values = re.search(r'/deals/2/edit/" data-values="([^"]+)"', fresh)
+    assert link and values
+    stored = json.loads(html.unescape(values.group(1)))
+    assert stored["went_out"] == "1" and stored["mode"] == "rows"
+
+
+def test_a_viewer_and_a_finished_game_hold_no_form(creator, game):
+    from django.test import Client
+
+    viewer = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
+    assert "offline-deal" not in viewer
+    record_classic(game, 0)
+    game.refresh_from_db()
+    game.finish()
+    body = creator.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
+    assert "offline-deal" not in body
+
+
+def test_a_token_made_on_the_phone_records_the_deal_once(creator, game):
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    data = classic_form_data(game, 1, jokers=1, once=phone_token(), number=1)
+    assert creator.post(url, data).status_code == 302
+    assert game.deals.count() == 1
+    # The same deal again (a replay of the kept write): recorded once.
+    replay = creator.post(url, data, headers={"X-Scorepad-Outbox": "1"})
+    assert replay.json()["outcome"] == "already"
+    assert game.deals.count() == 1
+
+
+@pytest.mark.parametrize("once", ['p"><script>', "two words", "ü" * 20, "x" * 65])
+def test_a_token_of_another_shape_is_refused_and_changes_nothing(creator, game, once):
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    answer = creator.post(url, classic_form_data(game, 1, once=once))
+    assert answer.status_code == 200
+    assert "The form was incomplete: go back to the sheet and try again." in answer.content.decode()
+    assert game.deals.count() == 0
