@@ -38,7 +38,7 @@ class ChangeForm(OwnMessages):
             raise forms.ValidationError(_("Enter a name."))
         if len(name) > NAME_MAX:
             raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
-        taken = {s.player.name.casefold() for s in self.seats if s is not keep}
+        taken = {s.name.casefold() for s in self.seats if s is not keep}
         if name.casefold() in taken:
             raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
         return name
@@ -143,7 +143,7 @@ class LeaveForm(ChangeForm):
             self.add_error(
                 None,
                 _("%(name)s cannot leave: this game needs at least %(n)d players.")
-                % {"name": seat.player.name, "n": variant.min_players},
+                % {"name": seat.name, "n": variant.min_players},
             )
         if data["op"] == "back" and not seat.active and playing >= variant.max_players:
             self.add_error(

@@ -58,13 +58,13 @@ def _apply(form, access: Access, request: HttpRequest) -> str:
             "n": data["start_total"],
         }
     if isinstance(form, RenameForm):
-        before = data["seat"].player.name
+        before = data["seat"].name
         game.rename(data["seat"].position, data["name"], **change)
         return _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}
     if isinstance(form, LeaveForm):
         back = data["op"] == "back"
         game.seat_leaves(data["seat"].position, back=back, **change)
-        name = data["seat"].player.name
+        name = data["seat"].name
         if back:
             return _("%(name)s is back at the table from the next deal.") % {"name": name}
         return _("%(name)s left the table: no more deals for them; their total stays.") % {

@@ -85,7 +85,7 @@ def totals(game: Game) -> list[str]:
 
 def winners(game: Game) -> list[str]:
     game = Game.objects.get(pk=game.pk)
-    names = {seat.position: seat.player.name for seat in game.seats.all()}
+    names = {seat.position: seat.name for seat in game.seats.all()}
     return [names[d.went_out] for d in game.deals.order_by("number")]
 
 

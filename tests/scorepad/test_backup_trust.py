@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Evening, Game, GameEvent, Player
+from scorepad.models import Circle, Evening, Game, GameEvent
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 from tests.scorepad.test_import_fuzz import json_values, spoil
 
@@ -57,7 +57,7 @@ def make_backup() -> dict:
 def empty():
     Evening.objects.all().delete()
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def backup(django_db_setup, django_db_blocker):
 def nothing_stored() -> bool:
     return not (
         Game.objects.exists()
-        or Player.objects.exists()
+        or Circle.objects.exists()
         or Evening.objects.exists()
         or GameEvent.objects.exists()
     )

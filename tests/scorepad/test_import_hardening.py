@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.urls import reverse
 
-from scorepad.models import Game, GameEvent, Player
+from scorepad.models import Circle, Game, GameEvent
 from tests.factories import GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +94,7 @@ def test_a_name_with_nul_or_a_lone_surrogate_is_a_form_error(client, name, uploa
     response = post_import(client, document(players=[name, "Ben"]), upload=upload)
     assert response.status_code == 200
     assert "The file holds a character that cannot be stored" in response.content.decode()
-    assert not Game.objects.exists() and not Player.objects.exists()
+    assert not Game.objects.exists() and not Circle.objects.exists()
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_a_character_that_only_looks_odd_is_imported(client):
     response = post_import(client, document(players=names))
     assert response.status_code == 302
     game = Game.objects.get()
-    assert [s.player.name for s in game.seats.order_by("position")] == [
+    assert [s.name for s in game.seats.order_by("position")] == [
         "\ufffd",
         "\U0001f0cf Jo",
         "tab bed",
@@ -197,13 +197,13 @@ def test_a_backup_with_nul_and_lone_surrogates_is_restored_cleaned_with_a_report
     path = tmp_path / "backup.json"
     path.write_text(json.dumps(doc))
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     err, out = io.StringIO(), io.StringIO()
     call_command("backup", "import", str(path), stdout=out, stderr=err)
     assert out.getvalue() == "Restored 3 games and 7 players.\n"
     report = err.getvalue()
-    assert f"Player #{anna['id']}: 1 text(s) held a NUL" in report
+    assert f"Circle #{anna['id']}: 1 text(s) held a NUL" in report
     assert f"Game #{three_games[0].pk}: 3 text(s)" in report  # players, dealer, standings
     assert f"Game #{three_games[1].pk}: 1 text(s)" in report
-    assert Player.objects.get(pk=anna["id"]).name == "Anna"
+    assert Circle.objects.get(pk=anna["id"]).name == "Anna"
     assert GameEvent.objects.get(game_id=three_games[1].pk).device == "ph\ufffdone"

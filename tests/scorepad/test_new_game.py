@@ -53,7 +53,7 @@ def test_starting_creates_the_game_with_its_options_and_grants_this_phone_editor
     assert response["Location"] == reverse("game", kwargs={"token": game.editor_token})
     assert game.options == {"twos_wild": False}  # the unticked box: jokers only
     assert game.first_dealer == 1
-    assert [s.player.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
+    assert [s.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
     assert client.session[CREATED] == [game.pk]
     assert GameEvent.objects.get(game=game).kind == "started"
 
