@@ -61,7 +61,7 @@ def test_a_player_joins_from_the_next_deal_with_the_highest_total(phone, romme):
 )
 def test_the_table_chooses_the_starting_total(phone, romme, start, points, expected):
     change(phone, romme, "join", name="Dana", start=start, start_points=points)
-    assert romme.seats.get(player__name="Dana").total == expected
+    assert romme.seats.get(name="Dana").total == expected
 
 
 def test_a_player_who_joins_the_stake_game_starts_at_zero_so_the_money_stays_square(db):

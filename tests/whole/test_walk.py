@@ -940,7 +940,7 @@ class Walk(RuleBasedStateMachine):
 
         out: dict[tuple[str, int], tuple] = {}
         seats: dict[int, list] = {}
-        name = "name" if any(f.name == "name" for f in Seat._meta.get_fields()) else "player__name"
+        name = "name" if any(f.name == "name" for f in Seat._meta.get_fields()) else "name"
         for row in Seat.objects.order_by("game_id", "position").values_list(
             "game_id", name, "total", "active"
         ):
