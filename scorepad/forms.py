@@ -308,6 +308,9 @@ class SeatList:
         for person in self.roster.values():
             if person.name.casefold() == name.casefold():
                 return self._append(SeatEntry(person.name, person.pk))
+        known = self.circle.find(name) if self.circle is not None else None
+        if known is not None and known.pk in self.roster:  # a name merged into someone
+            return self._append(SeatEntry(known.name, known.pk))
         return self._append(SeatEntry(name))
 
     def add_person(self, person_id: int) -> bool:
@@ -344,10 +347,10 @@ class SeatList:
             person = None
             if game.circle_id is not None:
                 person = self.roster.get(entry.person_id) if entry.person_id else None
+                if person is None and self.circle is not None:
+                    person = self.circle.find(entry.name)
                 if person is None:
-                    person = Person.objects.filter(
-                        circle_id=game.circle_id, merged_into__isnull=True, name__iexact=entry.name
-                    ).first() or Person.objects.create(circle_id=game.circle_id, name=entry.name)
+                    person = Person.objects.create(circle_id=game.circle_id, name=entry.name)
             seats.append(
                 Seat.objects.create(game=game, name=entry.name, person=person, position=position)
             )

@@ -108,6 +108,10 @@ class Circle(models.Model):
         for person in self.people():
             if person.name.casefold() == folded:
                 return person
+        # A name merged into someone else is that someone (Cleo, merged into Cleopatra).
+        for person in self.persons.filter(merged_into__isnull=False).order_by("pk"):
+            if person.name.casefold() == folded:
+                return person.root()
         return None
 
     def change(
@@ -528,9 +532,12 @@ class Game(models.Model):
         return [s for s in self.seats.all() if s.active]
 
     def join(self, name: str, start: int, *, version: int, once: str, actor: Actor):
-        """A player sits down after the last seat, from the next deal on, with ``start``."""
+        """A player sits down after the last seat, from the next deal on, with ``start``. In
+        a circle's game the name is matched (case aside) against the circle's people only,
+        or becomes a new person of the circle; outside any circle it is a name only."""
 
         def apply(game: Game) -> dict[str, Any]:
+            nonlocal name
             if game.is_finished:
                 raise StaleVersion
             person = None
@@ -539,6 +546,7 @@ class Game(models.Model):
                 person = circle.find(name) or Person.objects.create(circle=circle, name=name)
                 if game.seats.filter(person__in=person.family()).exists():
                     raise StaleVersion
+                name = person.name  # the circle's spelling of who sits down
             last = game.seats.order_by("-position").values_list("position", flat=True).first()
             seat = Seat.objects.create(
                 game=game, name=name, person=person, position=(last or 0) + 1, start=start
