@@ -32,7 +32,15 @@ def _page(request: HttpRequest, access: Access, bound=None, notice="", status=20
     )
     if bound is not None:
         forms[bound[0]] = bound[1]
+    # In a circle's game the circle's people not at the table are offered to pick (typed
+    # names are matched against them only, in Game.join); outside a circle, names only.
+    roster = []
+    if game.circle_id is not None:
+        sitting = {s.person_id for s in game.seats.all()}
+        roster = [p for p in game.circle.people() if p.pk not in sitting]
+        forms["join"].fields["name"].widget.attrs["list"] = "circle-people"
     context = {
+        "roster": roster,
         "access": access,
         "game": game,
         "forms": forms,

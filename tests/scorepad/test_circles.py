@@ -485,3 +485,19 @@ def test_a_penalty_game_in_a_circle_counts_a_late_joiner_as_the_circle_s_person(
     game.join("dana", 0, version=game.version, once="dana-joins-0123456789", actor=ACTOR)
     seat = game.seats.get(position=2)
     assert seat.person == circle.find("Dana") and seat.name == "Dana"
+
+
+def test_joining_a_circle_s_game_offers_its_people_and_an_outside_game_none(table):
+    circle, _one, _two = table
+    game = GameFactory(players=["Anna", "Ben"], circle=circle)
+    client = own(Client(), game)
+    body = client.get(reverse("game-players", kwargs={"token": game.editor_token})).content
+    offered = re.findall(r'<button type="submit" name="name" value="([^"]+)"', body.decode())
+    assert offered == ["Cleo", "Cleopatra"]
+    outside = GameFactory(players=["Anna", "Ben"])
+    own(client, outside)
+    body = client.get(reverse("game-players", kwargs={"token": outside.editor_token})).content
+    assert b"circle-people" not in body
+    join(client, game, "cleopatra")
+    seat = game.seats.get(position=2)
+    assert (seat.name, seat.person) == ("Cleopatra", circle.find("Cleopatra"))
