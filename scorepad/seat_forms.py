@@ -39,7 +39,8 @@ class ChangeForm(OwnMessages):
         if len(name) > NAME_MAX:
             raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
         taken = {s.name.casefold() for s in self.seats if s is not keep}
-        if name.casefold() in taken:
+        # A seat "renamed" to the name it has changes nothing (no version, no history).
+        if name.casefold() in taken or (keep is not None and name == keep.name):
             raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
         return name
 
