@@ -890,6 +890,7 @@ class GameEvent(models.Model):
         "finished": _("Game ended"),
         "resumed": _("Game resumed"),
         "link_replaced": _("Link replaced"),
+        "circle": _("Game put into a circle"),
     }
     ACTORS = {
         "creator": _("the phone that started the game"),

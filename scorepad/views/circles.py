@@ -12,14 +12,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..access import circle_reference, device, remember_seen
+from ..access import circle_reference, device, known_games, private_to_editors, remember_seen
 from ..circles import CircleAccess, circle_view, remember_created_circle, resolve_circle
+from ..evenings import not_in_an_evening
 from ..forms import clean_name, once_token, small_int
 from ..models import (
     NAME_MAX,
@@ -29,9 +31,11 @@ from ..models import (
     CircleEvent,
     Evening,
     Game,
+    GameEvent,
     NameTaken,
     Person,
     SameGame,
+    Seat,
     StaleVersion,
     roots,
 )
@@ -66,10 +70,44 @@ def _name_or_error(raw: str) -> tuple[str, str]:
     return name, ""
 
 
+def _own_games(request: HttpRequest) -> list[Game]:
+    """The games this phone may change (it started them, or holds their editor link) that
+    are in no circle and no evening: "make a circle of these" offers them. Nothing else:
+    a name typed in a stranger's game, or a viewer link, brings no game in."""
+    games = [g for g in known_games(request) if g.circle_id is None]
+    editable = [g for g in games if g.link_token == g.editor_token]
+    return sorted(not_in_an_evening(editable), key=lambda g: (g.created_at, g.pk))  # oldest first
+
+
+def _gather(circle: Circle, games: list[Game]) -> None:
+    """The games join the new circle; their seats' people are matched by name, case aside
+    (what the page showed the phone for its confirmation)."""
+    for game in games:
+        Game.objects.filter(pk=game.pk).update(circle=circle, version=F("version") + 1)
+        GameEvent.objects.create(game=game, kind="circle", details={"circle": circle.name},
+                                 actor="creator")  # fmt: skip
+        for seat in game.seats.all():
+            person = circle.find(seat.name) or Person.objects.create(circle=circle, name=seat.name)
+            Seat.objects.filter(pk=seat.pk).update(person=person)
+
+
+def _matched_people(games: list[Game]) -> list[str]:
+    names: dict[str, str] = {}
+    for game in games:
+        for seat in game.seats.all():
+            names.setdefault(seat.name.casefold(), seat.name)
+    return sorted(names.values(), key=str.casefold)
+
+
 @require_http_methods(["GET", "POST"])
+@private_to_editors
 def circle_new(request: HttpRequest) -> HttpResponse:
-    """Start a circle: its name; this phone is its editor."""
+    """Start a circle: its name, and the games of this phone it is made of (none, for a
+    new table); this phone is its editor."""
     error, name = "", ""
+    offered = _own_games(request)
+    by_token = {g.editor_token: g for g in offered}
+    picked_tokens = request.POST.getlist("games") if request.method == "POST" else []
     if request.method == "POST":
         once = request.POST.get("once", "")[:64]
         earlier = once and CircleEvent.objects.filter(form_token=once, kind="started").first()
@@ -78,6 +116,9 @@ def circle_new(request: HttpRequest) -> HttpResponse:
             messages.info(request, _("That was already done; it happened once."))
             return redirect(circle_url(earlier.circle.editor_token))
         name, error = _name_or_error(request.POST.get("name", ""))
+        if any(token not in by_token for token in picked_tokens):
+            error = _("Choose the games from the list.")
+        picked = [g for g in offered if g.editor_token in set(picked_tokens)]
         if not error and once:
             with transaction.atomic():
                 circle = Circle.objects.create(name=name)
@@ -87,14 +128,22 @@ def circle_new(request: HttpRequest) -> HttpResponse:
                     actor="creator",
                     device=device(request),
                     form_token=once,
-                    details={"name": name},
+                    details={"name": name, "games": [g.pk for g in picked]},
                 )
+                _gather(circle, picked)
             remember_created_circle(request, circle)
             messages.success(request, _("The circle has started: share its link with the table."))
             return redirect(circle_url(circle.editor_token))
         if not once:
             error = _("The form was incomplete; nothing was changed.")
-    context = {"once": once_token(), "error": error, "name": name}
+    context = {
+        "once": once_token(),
+        "error": error,
+        "name": name,
+        "offered": offered,
+        "picked": picked_tokens,
+        "people": _matched_people(offered),
+    }
     return render(request, "scorepad/circle_new.html", context, status=200)
 
 

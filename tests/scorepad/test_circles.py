@@ -501,3 +501,36 @@ def test_joining_a_circle_s_game_offers_its_people_and_an_outside_game_none(tabl
     join(client, game, "cleopatra")
     seat = game.seats.get(position=2)
     assert (seat.name, seat.person) == ("Cleopatra", circle.find("Cleopatra"))
+
+
+def test_a_phone_with_editor_links_makes_a_circle_of_its_games_and_nothing_else(db):
+    mine = [GameFactory(players=["Anna", "Ben"]), GameFactory(players=["anna", "Cleo"])]
+    viewed = GameFactory(players=["Anna", "Zed"])  # only its viewer link on this phone
+    stranger = GameFactory(players=["Anna", "Eve"])  # a game of someone else entirely
+    client = Client()
+    for game in mine:
+        own(client, game)
+    client.get(reverse("game", kwargs={"token": viewed.viewer_token}))
+    form = client.get(reverse("circle-new")).content.decode()
+    offered = re.findall(r'name="games" id="[^"]+" value="([^"]+)"', form)
+    assert sorted(offered) == sorted(g.editor_token for g in mine)
+    assert "Anna, Ben, Cleo" in form  # the people, matched by name, for confirmation
+    refused = client.post(
+        reverse("circle-new"),
+        {"name": "Ours", "once": hidden(form, "once"), "games": [stranger.editor_token]},
+    )
+    assert refused.status_code == 200 and not Circle.objects.exists()
+    client.post(
+        reverse("circle-new"),
+        {"name": "Ours", "once": hidden(form, "once"), "games": offered},
+    )
+    circle = Circle.objects.get()
+    assert set(circle.games.all()) == set(mine)
+    assert sorted(p.name for p in circle.people()) == ["Anna", "Ben", "Cleo"]
+    assert mine[1].seats.get(position=0).person == circle.find("Anna")
+    assert mine[1].seats.get(position=0).name == "anna"  # the seat keeps its own name
+    for game in (viewed, stranger):
+        assert not Game.objects.get(pk=game.pk).circle and not game.seats.filter(
+            person__isnull=False
+        )
+    assert GameEvent.objects.filter(game=mine[0], kind="circle").count() == 1
