@@ -534,3 +534,14 @@ def test_a_phone_with_editor_links_makes_a_circle_of_its_games_and_nothing_else(
             person__isnull=False
         )
     assert GameEvent.objects.filter(game=mine[0], kind="circle").count() == 1
+
+
+def test_circle_links_and_references_are_masked_in_the_logs(db):
+    from continental.logfilters import mask
+
+    circle = CircleFactory()
+    ref = circle_reference(circle)
+    line = f"GET /en/circles/{circle.editor_token}/players/ and /en/games/new/?circle={ref}"
+    masked = mask(line)
+    assert circle.editor_token not in masked
+    assert ref.split(":")[0] not in masked  # the reference's payload: what it opens
