@@ -73,7 +73,17 @@ class JoinForm(ChangeForm):
             del self.fields["start"], self.fields["start_points"]
 
     def clean_name(self) -> str:
-        return self._name("name")
+        name = self._name("name")
+        if self.game.circle_id is not None:
+            # In a circle's game the name is a person of the circle (Game.join): one who
+            # sits here already, under another seat name or merged, does not sit twice.
+            person = self.game.circle.find(name)
+            sitting = {s.person_id for s in self.seats}
+            if person is not None and sitting & set(person.family()):
+                raise forms.ValidationError(
+                    _("%(name)s is already at this table.") % {"name": person.name}
+                )
+        return name
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -545,3 +545,19 @@ def test_circle_links_and_references_are_masked_in_the_logs(db):
     masked = mask(line)
     assert circle.editor_token not in masked
     assert ref.split(":")[0] not in masked  # the reference's payload: what it opens
+
+
+def test_someone_of_the_circle_at_the_table_under_another_name_does_not_join_twice(table):
+    circle, *_games = table
+    circle.merge(
+        circle.find("Cleo").pk, circle.find("Cleopatra").pk, version=1, once="m", actor=ACTOR
+    )
+    game = GameFactory(players=["Anna", "Cleopatra"], circle=circle)
+    client = own(Client(), game)
+    version = game.version
+    rename_seat(client, game, 1, "Cleo P.")
+    answer = join(client, game, "cleo")  # Cleo counts as Cleopatra, who sits here
+    assert answer.status_code == 422
+    assert "Cleopatra is already at this table." in answer.content.decode()
+    game.refresh_from_db()
+    assert game.version == version + 1 and game.seats.count() == 2
