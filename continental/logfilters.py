@@ -1,6 +1,8 @@
 """Keep the game links out of the logs: a viewer or editor link is the only key to a game,
 so whoever reads a log line with ``/games/<editor token>/`` could change that game. The
-same goes for an evening's links (``/evenings/<token>/``) and a game's link given to the
+same goes for an evening's and a circle's links (``/evenings/<token>/``,
+``/circles/<token>/``), a circle's reference given to the new-game and new-evening pages
+(``?circle=``, which starts games in the circle), and a game's link given to the
 new-evening page (``?game=<token>``) or, in an old "Play again" link, to the new-game page
 (``?again=<token>``).
 
@@ -25,13 +27,24 @@ from typing import Any
 # with its slashes encoded).
 TOKEN = re.compile(
     r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff])|(?<=/evenings/)|(?<=%2[Ff]evenings%2[Ff])"
-    r"|(?<=[?&]game=)|(?<=[?&]again=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
+    r"|(?<=/circles/)|(?<=%2[Ff]circles%2[Ff])"
+    r"|(?<=[?&]game=)|(?<=[?&]again=)|(?<=[?&]circle=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
 )
 MASK = "<token>"
 # The query parameters that may carry a link (or, for ``back``, a path with one): a new
 # one is added here, and tests/scorepad/test_editor_link_leaks.py tries each.
-LINK_PARAMETERS = ("game", "again", "back")
-MARKERS = ("/games/", "games%2", "/evenings/", "evenings%2", "game=", "again=")
+LINK_PARAMETERS = ("game", "again", "back", "circle")
+MARKERS = (
+    "/games/",
+    "games%2",
+    "/evenings/",
+    "evenings%2",
+    "/circles/",
+    "circles%2",
+    "game=",
+    "again=",
+    "circle=",
+)
 
 
 def _has_link(text: str) -> bool:

@@ -7,6 +7,7 @@ any of its links. A cookie remembers the links a phone opened, for its lists.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from collections.abc import Iterator
@@ -22,7 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from .models import Actor, Game
+from .models import Actor, Circle, Game
 from .sheet import sheet_prefetch
 
 CREATED = "scorepad_games"  # ids of the games this phone created
@@ -77,28 +78,65 @@ def private_to_editors(view):
 
 
 AGAIN_SALT = "scorepad.play-again"
+CIRCLE_SALT = "scorepad.circle-game"
 
 
-def again_reference(game: Game) -> str:
+def _digest(token: str) -> str:
+    """A short fingerprint of a link: a reference made with it dies with the link."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+def again_reference(game: Game, *, editor: bool = False) -> str:
     """What "Play again with the same players" carries to the new-game page instead of a
     link of the game: the game's id, signed. It opens nothing (no sheet, no change), only
-    fills in a new game's form; it stays the same for a game, so the sheet's kept rendering
-    (scorepad/board.py) may hold it."""
+    fills in a new game's form; it stays the same for a game at one version, so the sheet's
+    kept rendering (scorepad/board.py) may hold it. An editor's reference of a circle's game
+    also starts the new game in the circle (until the game's editor link is replaced); a
+    viewer's gives the names only."""
+    if editor and game.circle_id is not None:
+        return signing.dumps([game.pk, _digest(game.editor_token)], salt=AGAIN_SALT)
     return signing.dumps(game.pk, salt=AGAIN_SALT)
 
 
-def again_game(value: str) -> Game | None:
+def again_game(value: str) -> tuple[Game | None, bool]:
     """The game of a "Play again" reference, or of an old link with the game's token in it
-    (such an answer holds a link: never cached); None for anything else."""
+    (such an answer holds a link: never cached), and whether the new game is to be in the
+    game's circle (an editor's reference or link); (None, False) for anything else."""
     if TOKEN_SHAPE.fullmatch(value):
         found = Game.objects.by_token(value).first()
         if found is not None:
-            return found
+            return found, value == found.editor_token and found.circle_id is not None
     try:
-        pk = signing.loads(value, salt=AGAIN_SALT)
+        loaded = signing.loads(value, salt=AGAIN_SALT)
+    except signing.BadSignature:
+        return None, False
+    if isinstance(loaded, int) and not isinstance(loaded, bool):
+        return Game.objects.filter(pk=loaded).first(), False
+    if isinstance(loaded, list) and len(loaded) == 2 and isinstance(loaded[0], int):
+        game = Game.objects.filter(pk=loaded[0]).first()
+        if game is None:
+            return None, False
+        return game, game.circle_id is not None and loaded[1] == _digest(game.editor_token)
+    return None, False
+
+
+def circle_reference(circle: Circle) -> str:
+    """What the new-game page carries to start a game in ``circle``: its id with the
+    fingerprint of its editor link, signed (no link); it dies with a replaced editor link."""
+    return signing.dumps([circle.pk, _digest(circle.editor_token)], salt=CIRCLE_SALT)
+
+
+def reference_circle(value: str) -> Circle | None:
+    try:
+        loaded = signing.loads(value[:300], salt=CIRCLE_SALT)
     except signing.BadSignature:
         return None
-    return Game.objects.filter(pk=pk).first() if isinstance(pk, int) else None
+    if not (isinstance(loaded, list) and len(loaded) == 2 and isinstance(loaded[0], int)):
+        return None
+    circle = Circle.objects.filter(pk=loaded[0]).first()
+    if circle is None or loaded[1] != _digest(circle.editor_token):
+        return None
+    return circle
 
 
 def remember_created(request: HttpRequest, game: Game) -> None:

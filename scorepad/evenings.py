@@ -7,7 +7,8 @@ cookie of opened links (``access.SEEN``) lists evening links too, for the games 
 The money is the engine's (``rules.engine.evening``): each game's final totals (the
 ``Seat.total`` kept after every change) times its stake, a running ledger from the
 balances carried from the evening before, standings, the settle-up and the chart. Players
-are matched across games by name (case does not matter): at one table a name is a person.
+are people of the evening's circle (a merged person counts as one); an evening outside any
+circle (one from before circles) matches its players across games by name, case aside.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .access import editor_link_shown, one_writer, private_to_editors, seen_toke
 from .forms import MoneyField, OwnMessages
 from .marks import MARKS, Line, coordinate
 from .marks import points as svg_points
-from .models import NAME_MAX, Evening, EveningGame, Game, Seat
+from .models import NAME_MAX, Evening, EveningGame, Game, Person, Seat, roots
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
 
@@ -67,7 +68,7 @@ def remember_created_evening(request: HttpRequest, evening: Evening) -> None:
 def evening_prefetch() -> list:
     """What the page reads of an evening: its games with their seats and players, and the
     balances carried in (five queries whatever the number of games)."""
-    seats = Seat.objects.select_related("player").order_by("position")
+    seats = Seat.objects.order_by("position")
     return [
         Prefetch(
             "games",
@@ -80,7 +81,7 @@ def evening_prefetch() -> list:
 
 
 def resolve_evening(request: HttpRequest, token: str) -> EveningAccess:
-    found = Evening.objects.by_token(token).select_related("next_evening", "previous")
+    found = Evening.objects.by_token(token).select_related("next_evening", "previous", "circle")
     evening = next(iter(found.prefetch_related(*evening_prefetch()).order_by()[:1]), None)
     if evening is None:
         raise Http404("no evening behind this link")
@@ -262,7 +263,7 @@ class EveningPage:
     balances: list[int]
     standings: list[tuple[str, Standing]]
     transfers: list[tuple[str, str, Decimal]]
-    carry: dict[str, int] = field(default_factory=dict)
+    carry: dict[str, tuple[str, int | None, int]] = field(default_factory=dict)
     in_progress: int = 0
 
     @property
@@ -275,20 +276,38 @@ def player_key(name: str) -> str:
 
 
 def build_evening(evening: Evening) -> EveningPage:
-    """The ledger of an evening from its prefetched games, seats and carried balances."""
+    """The ledger of an evening from its prefetched games, seats and carried balances. In a
+    circle's evening a player is a person of the circle (someone merged into another counts
+    as that one, under their name); outside, a name (case aside)."""
+    who = roots(evening.circle_id) if evening.circle_id is not None else {}
+    people = (
+        dict(Person.objects.filter(pk__in=set(who.values())).values_list("pk", "name"))
+        if who
+        else {}
+    )
+
+    def key_of(name: str, person_id: int | None) -> tuple[str, str, int | None]:
+        if person_id is not None and person_id in who:
+            root = who[person_id]
+            return f"p{root}", people[root], root
+        return player_key(name), name, None
+
     names: dict[str, str] = {}
+    persons: dict[str, int | None] = {}
     carried = {}
     for balance in evening.carried.all():
-        key = player_key(balance.name)
-        names.setdefault(key, balance.name)
+        key, name, person = key_of(balance.name, balance.person_id)
+        names.setdefault(key, name)
+        persons.setdefault(key, person)
         carried[key] = carried.get(key, 0) + balance.cents
     games = []
     entries = list(evening.games.all())
     for entry in entries:
         totals = {}
         for seat in entry.game.seats.all():
-            key = player_key(seat.player.name)
-            names.setdefault(key, seat.player.name)
+            key, name, person = key_of(seat.name, seat.person_id)
+            names.setdefault(key, name)
+            persons.setdefault(key, person)
             totals[key] = totals.get(key, 0) + seat.total
         games.append(GameMoney(totals, entry.game.variant_id, entry.stake))
     book: Ledger = ledger(carried, games)
@@ -298,7 +317,7 @@ def build_evening(evening: Evening) -> EveningPage:
             number=i,
             game=entry.game,
             stake=entry.stake,
-            names=[seat.player.name for seat in entry.game.seats.all()],
+            names=[seat.name for seat in entry.game.seats.all()],
             money=[money[k] for k in keys],
             running=[running[k] for k in keys],
         )
@@ -318,7 +337,7 @@ def build_evening(evening: Evening) -> EveningPage:
         balances=[book.balances[k] for k in keys],
         standings=[(names[s.player], s) for s in book.standings()],
         transfers=transfers,
-        carry={names[k]: cents for k, cents in book.carry().items()},
+        carry={k: (names[k], persons[k], cents) for k, cents in book.carry().items()},
         in_progress=sum(1 for e in entries if not e.game.is_finished),
     )
 

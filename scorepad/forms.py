@@ -55,7 +55,7 @@ from rules.i18n import engine_message
 from rules.pages.words import on_off, option_words, payment_label
 
 from . import conflicts
-from .models import NAME_MAX, Deal, DealResult, Game, Player, Seat
+from .models import NAME_MAX, Circle, Deal, DealResult, Game, Person, Seat
 
 
 def form_data(initial: dict[str, Any]) -> dict[str, str]:
@@ -264,36 +264,46 @@ def _is_stock(code: str, message: Any) -> bool:
 
 @dataclass
 class SeatEntry:
-    """A seat of a game being set up: a remembered player (by id) or a new name."""
+    """A seat of a game being set up: a person of the circle (by id) or a new name."""
 
     name: str
-    player_id: int | None = None
+    person_id: int | None = None
 
     @property
     def value(self) -> str:
-        return f"p:{self.player_id}" if self.player_id else f"n:{self.name}"
+        return f"p:{self.person_id}" if self.person_id else f"n:{self.name}"
 
 
 MAX_SEATS = max(v.max_players for v in VARIANTS.values())
 
 
 class SeatList:
-    """The seating order being set up, carried in hidden ``seat`` inputs between requests."""
+    """The seating order being set up, carried in hidden ``seat`` inputs between requests.
+
+    ``roster``: the people of the circle the game is for, to tap instead of typing (a typed
+    name is matched against them, case aside, and against no one else); empty for a game
+    outside any circle, whose seats have names only."""
 
     def __init__(
-        self, values: list[str], remembered: dict[int, Player], limit: int | None = MAX_SEATS
+        self,
+        values: list[str],
+        roster: dict[int, Person] | None = None,
+        limit: int | None = MAX_SEATS,
+        *,
+        circle: Circle | None = None,
     ):
         """``limit``: the most seats (the new-game page: the largest table; an import of a
         game where players came and went has more seats than players at the table)."""
-        self.remembered = remembered
+        self.circle = circle
+        self.roster = roster or {}
         self.entries: list[SeatEntry] = []
         self.error = ""
         self.limit = limit
         for value in values[:limit]:
             kind, _sep, rest = value.partition(":")
-            player_id = small_int(rest) if kind == "p" else None
-            if player_id is not None and player_id in remembered:
-                self._append(SeatEntry(remembered[player_id].name, player_id))
+            person_id = small_int(rest) if kind == "p" else None
+            if person_id is not None and person_id in self.roster:
+                self._append(SeatEntry(self.roster[person_id].name, person_id))
             elif kind == "n" and clean_name(rest):
                 self.add_name(rest[:NAME_MAX])
 
@@ -315,23 +325,26 @@ class SeatList:
         if len(name) > NAME_MAX:
             self.error = _("A name has at most %(n)d characters.") % {"n": NAME_MAX}
             return False
-        for player in self.remembered.values():
-            if player.name.casefold() == name.casefold():
-                return self._append(SeatEntry(player.name, player.pk))
+        for person in self.roster.values():
+            if person.name.casefold() == name.casefold():
+                return self._append(SeatEntry(person.name, person.pk))
+        known = self.circle.find(name) if self.circle is not None else None
+        if known is not None and known.pk in self.roster:  # a name merged into someone
+            return self._append(SeatEntry(known.name, known.pk))
         return self._append(SeatEntry(name))
 
-    def add_player(self, player_id: int) -> bool:
-        player = self.remembered.get(player_id)
-        return bool(player) and self._append(SeatEntry(player.name, player.pk))
+    def add_person(self, person_id: int) -> bool:
+        person = self.roster.get(person_id)
+        return bool(person) and self._append(SeatEntry(person.name, person.pk))
 
     def apply(self, op: str) -> None:
-        """``up:i``, ``down:i``, ``remove:i`` or ``pick:<player id>``."""
+        """``up:i``, ``down:i``, ``remove:i`` or ``pick:<person id>``."""
         verb, _sep, arg = op.partition(":")
         i = small_int(arg)
         if i is None:
             return
         if verb == "pick":
-            self.add_player(i)
+            self.add_person(i)
             return
         if not 0 <= i < len(self.entries):
             return
@@ -347,18 +360,25 @@ class SeatList:
         return [e.value for e in self.entries]
 
     def seat(self, game: Game) -> list[Seat]:
-        """Seat these players at a new game, in order, creating the new names as players."""
+        """Seat these players at a new game, in order. In a circle's game each seat is a
+        person of the circle (a new name becomes a new person of it); outside, a name."""
         seats = []
         for position, entry in enumerate(self.entries):
-            player = self.remembered.get(entry.player_id) if entry.player_id else None
-            if player is None:
-                player = Player.objects.create(name=entry.name)
-            seats.append(Seat.objects.create(game=game, player=player, position=position))
+            person = None
+            if game.circle_id is not None:
+                person = self.roster.get(entry.person_id) if entry.person_id else None
+                if person is None and self.circle is not None:
+                    person = self.circle.find(entry.name)
+                if person is None:
+                    person = Person.objects.create(circle_id=game.circle_id, name=entry.name)
+            seats.append(
+                Seat.objects.create(game=game, name=entry.name, person=person, position=position)
+            )
         return seats
 
-    def unseated(self) -> list[Player]:
-        taken = {e.player_id for e in self.entries}
-        return [p for p in self.remembered.values() if p.pk not in taken]
+    def unseated(self) -> list[Person]:
+        taken = {e.person_id for e in self.entries}
+        return [p for p in self.roster.values() if p.pk not in taken]
 
 
 SCHEDULE_LINE = re.compile(r"[\s,;]+")
@@ -729,7 +749,7 @@ class ClassicDealForm(DealForm):
         self.decks, self.jokers_in_play = self.game.decks(1, n)
         self.twos_wild = bool(self.game.options.get("twos_wild", True))
         self.fields["one_suit"].label = payment_label("one_suit", get_language())
-        self.fields["went_out"].choices = [(str(s.position), s.player.name) for s in self.seats] + [
+        self.fields["went_out"].choices = [(str(s.position), s.name) for s in self.seats] + [
             (WENT_OUT_ABANDONED, _("Nobody: abandoned deal, no score"))
         ]
         max_twos = min(15, 4 * self.decks) if self.twos_wild else 0
@@ -812,7 +832,7 @@ class ClassicDealForm(DealForm):
             message = engine_message(exc)
             if winner is not None:
                 message = _("%(player)s: %(error)s") % {
-                    "player": winner.player.name,
+                    "player": winner.name,
                     "error": message,
                 }
             self.add_error("hand", message)
@@ -858,13 +878,13 @@ class PenaltyDealForm(DealForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["went_out"].choices = [(str(s.position), s.player.name) for s in self.seats] + [
+        self.fields["went_out"].choices = [(str(s.position), s.name) for s in self.seats] + [
             (WENT_OUT_NOBODY, _("Nobody: the stock ran out"))
         ]
         if self.variant.id != ROMME:
             del self.fields["handromme"]
         for seat in self.seats:
-            name = {"name": seat.player.name}
+            name = {"name": seat.name}
             # No min_value: the engine refuses negative points with a message naming the
             # player (a browser's own check of min would speak its language, not ours).
             self.fields[f"points_{seat.position}"] = forms.IntegerField(
@@ -922,7 +942,7 @@ class PenaltyDealForm(DealForm):
                             "Clear one of the two."
                         )
                         % {
-                            "name": seat.player.name,
+                            "name": seat.name,
                             "cards": hand_penalty(cards, self.variant),
                             "points": points,
                         },
@@ -937,7 +957,7 @@ class PenaltyDealForm(DealForm):
                 self.add_error(
                     f"points_{pos}",
                     _("Enter the penalty of %(name)s, as points or as the cards left.")
-                    % {"name": seat.player.name},
+                    % {"name": seat.name},
                 )
         if self.errors:
             return data
@@ -998,7 +1018,7 @@ class PenaltyDealForm(DealForm):
         return bool(found)
 
     def _excess_message(self, excess: Excess[int]) -> str:
-        names = [self.by_pos[pos].player.name for pos in excess.holders]
+        names = [self.by_pos[pos].name for pos in excess.holders]
         return engine_message(
             excess.error(),
             players=get_text_list(names, str(_("and"))),
@@ -1009,7 +1029,7 @@ class PenaltyDealForm(DealForm):
     def _named(seat: Seat, exc: Exception) -> str:
         """An engine message about one player's entry, with the player's name before it."""
         return _("%(player)s: %(error)s") % {
-            "player": seat.player.name,
+            "player": seat.name,
             "error": engine_message(exc),
         }
 
@@ -1017,7 +1037,7 @@ class PenaltyDealForm(DealForm):
         """The engine names players by seat position; show the name instead."""
         player = exc.player
         if isinstance(player, int) and player in self.by_pos:
-            return engine_message(exc, player=self.by_pos[player].player.name)
+            return engine_message(exc, player=self.by_pos[player].name)
         return engine_message(exc)
 
     @classmethod

@@ -60,8 +60,193 @@ class StoredDealBroken(Exception):
 ADDS_A_DEAL = ("recorded", "restored")
 
 
-class Player(models.Model):
+class CircleQuerySet(models.QuerySet):
+    def by_token(self, token: str) -> CircleQuerySet:
+        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
+
+    def known_to(self, circle_ids: Sequence[int], tokens: Sequence[str]) -> CircleQuerySet:
+        """Circles a phone started (session) or opened through a link that is still valid."""
+        return self.filter(
+            Q(pk__in=list(circle_ids))
+            | Q(viewer_token__in=list(tokens))
+            | Q(editor_token__in=list(tokens))
+        )
+
+
+class Circle(models.Model):
+    """The friends who play together: the one place where a name is a person across games.
+
+    Reached like a game through its viewer or editor link. It owns its people (``Person``),
+    their records and ratings, its games (``Game.circle``) and its evenings; every change
+    bumps ``version`` and writes one ``CircleEvent`` whose unique ``form_token`` makes a
+    replay harmless.
+    """
+
     name = models.CharField(_("name"), max_length=NAME_MAX)
+    version = models.PositiveIntegerField(default=1)
+    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
+    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = CircleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def people(self) -> list[Person]:
+        """The circle's people as they are now: a person merged into another is not one."""
+        return list(self.persons.filter(merged_into__isnull=True).order_by("name", "pk"))
+
+    def find(self, name: str) -> Person | None:
+        """The person of this circle with this name (case does not count), or None; a name
+        is never looked up outside the circle."""
+        folded = name.casefold()
+        for person in self.people():
+            if person.name.casefold() == folded:
+                return person
+        # A name merged into someone else is that someone (Cleo, merged into Cleopatra).
+        for person in self.persons.filter(merged_into__isnull=False).order_by("pk"):
+            if person.name.casefold() == folded:
+                return person.root()
+        return None
+
+    def change(
+        self,
+        *,
+        version: int,
+        once: str | None,
+        actor: Actor,
+        kind: str,
+        apply: Callable[[Circle], dict[str, Any]],
+    ) -> CircleEvent:
+        """Apply one change if the circle is still at ``version`` and ``once`` was never
+        used; raises StaleVersion or AlreadyDone, and then nothing is changed."""
+        try:
+            with transaction.atomic():
+                bumped = Circle.objects.filter(pk=self.pk, version=version).update(
+                    version=F("version") + 1, updated_at=timezone.now()
+                )
+                if once and CircleEvent.objects.filter(form_token=once).exists():
+                    raise AlreadyDone
+                if not bumped:
+                    raise StaleVersion
+                details = apply(self)
+                event = CircleEvent.objects.create(
+                    circle=self,
+                    kind=kind,
+                    details=details,
+                    actor=actor.role,
+                    device=actor.device,
+                    form_token=once or None,
+                )
+        except IntegrityError:
+            if once and CircleEvent.objects.filter(form_token=once).exists():
+                raise AlreadyDone from None
+            raise
+        self.version = version + 1
+        return event
+
+    def _person(self, pk: int) -> Person:
+        person = self.persons.filter(pk=pk, merged_into__isnull=True).first()
+        if person is None:
+            raise StaleVersion
+        return person
+
+    def rename_person(self, pk: int, name: str, *, version: int, once: str, actor: Actor):
+        """A person's name in the circle; each game keeps the name its seat was given."""
+
+        def apply(circle: Circle) -> dict[str, Any]:
+            person = circle._person(pk)
+            other = circle.find(name)
+            if other is not None and other.pk != person.pk:
+                raise NameTaken(other)
+            before = person.name
+            Person.objects.filter(pk=person.pk).update(name=name)
+            return {"person": person.pk, "before": before, "after": name}
+
+        return self.change(version=version, once=once, actor=actor, kind="renamed", apply=apply)
+
+    def merge(self, pk: int, into: int, *, version: int, once: str, actor: Actor):
+        """Two people are one: ``pk`` counts as ``into`` from now on (its seats keep their
+        names and totals). Refused when both sat in one game: one person has one seat."""
+
+        def apply(circle: Circle) -> dict[str, Any]:
+            person, target = circle._person(pk), circle._person(into)
+            if person.pk == target.pk:
+                raise StaleVersion
+            mine = set(
+                Seat.objects.filter(person__in=person.family()).values_list("game", flat=True)
+            )
+            theirs = Seat.objects.filter(person__in=target.family(), game__in=mine)
+            if theirs.exists():
+                raise SameGame
+            Person.objects.filter(pk=person.pk).update(merged_into=target)
+            return {
+                "person": person.pk,
+                "name": person.name,
+                "into": target.pk,
+                "into_name": target.name,
+            }
+
+        return self.change(version=version, once=once, actor=actor, kind="merged", apply=apply)
+
+    def separate(self, pk: int, *, version: int, once: str, actor: Actor):
+        """The way back from a merge: ``pk`` is its own person again."""
+
+        def apply(circle: Circle) -> dict[str, Any]:
+            person = circle.persons.filter(pk=pk, merged_into__isnull=False).first()
+            if person is None:
+                raise StaleVersion
+            into = person.merged_into
+            Person.objects.filter(pk=person.pk).update(merged_into=None)
+            return {
+                "person": person.pk,
+                "name": person.name,
+                "from": into.pk if into else None,
+                "from_name": into.name if into else "",
+            }
+
+        return self.change(version=version, once=once, actor=actor, kind="separated", apply=apply)
+
+    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
+        """A new viewer or editor link; the old one leads nowhere from now on."""
+        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
+
+        def apply(circle: Circle) -> dict[str, Any]:
+            setattr(circle, field, new_token())
+            Circle.objects.filter(pk=circle.pk).update(**{field: getattr(circle, field)})
+            return {"link": which}
+
+        return self.change(
+            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
+        )
+
+
+class NameTaken(Exception):
+    """Another person of the circle has this name already."""
+
+    def __init__(self, person: Person):
+        super().__init__(person.name)
+        self.person = person
+
+
+class SameGame(Exception):
+    """Two people who sat in one game are two people: they cannot be merged."""
+
+
+class Person(models.Model):
+    """Someone of a circle. ``merged_into`` another person: counted as that person (their
+    seats, records and ratings are that person's) until separated again."""
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="persons")
+    name = models.CharField(_("name"), max_length=NAME_MAX)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -69,6 +254,71 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def root(self) -> Person:
+        """The person this one counts as (itself unless merged; merges may chain)."""
+        person, seen = self, {self.pk}
+        while person.merged_into_id is not None and person.merged_into_id not in seen:
+            seen.add(person.merged_into_id)
+            person = Person.objects.get(pk=person.merged_into_id)
+        return person
+
+    def family(self) -> list[int]:
+        """The ids of this person and of everyone merged into them, at any depth."""
+        found, todo = [self.pk], [self.pk]
+        while todo:
+            more = list(
+                Person.objects.filter(merged_into__in=todo)
+                .exclude(pk__in=found)
+                .values_list("pk", flat=True)
+            )
+            found += more
+            todo = more
+        return found
+
+
+def roots(circle_id: int) -> dict[int, int]:
+    """Each person id of a circle mapped to the id of the person it counts as."""
+    parent = dict(Person.objects.filter(circle_id=circle_id).values_list("pk", "merged_into_id"))
+
+    def up(pk: int) -> int:
+        seen = {pk}
+        while parent.get(pk) is not None and parent[pk] not in seen:
+            pk = parent[pk]
+            seen.add(pk)
+        return pk
+
+    return {pk: up(pk) for pk in parent}
+
+
+class CircleEvent(models.Model):
+    """One change of a circle; its unique ``form_token`` makes a replayed form count once."""
+
+    KINDS = {
+        "started": _("Circle started"),
+        "renamed": _("Person renamed"),
+        "merged": _("Two people merged"),
+        "separated": _("People separated again"),
+        "link_replaced": _("Link replaced"),
+    }
+
+    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    kind = models.CharField(max_length=16)
+    details = models.JSONField(default=dict, blank=True)
+    actor = models.CharField(max_length=16)
+    device = models.CharField(max_length=16, blank=True)
+    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of circle {self.circle_id}"
+
+    @property
+    def label(self) -> str:
+        return str(self.KINDS.get(self.kind, self.kind))
 
 
 class GameQuerySet(models.QuerySet):
@@ -101,9 +351,7 @@ class GameQuerySet(models.QuerySet):
         )
 
     def with_seats(self) -> GameQuerySet:
-        return self.prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
+        return self.prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
 
 
 class Game(models.Model):
@@ -129,6 +377,11 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The circle the game belongs to: its seats' people are the circle's. None: the game
+    # shares no one with any other game (its seats have names only).
+    circle = models.ForeignKey(
+        Circle, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -266,7 +519,7 @@ class Game(models.Model):
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
         totals = {s.position: totals[s.position] + s.start for s in seats}
-        places = {s.player: s.place for s in standings(totals, self.variant)}
+        places = {st.player: st.place for st in standings(totals, self.variant)}
         for seat in seats:
             seat.total = totals[seat.position]
             seat.place = places[seat.position]
@@ -279,17 +532,24 @@ class Game(models.Model):
         return [s for s in self.seats.all() if s.active]
 
     def join(self, name: str, start: int, *, version: int, once: str, actor: Actor):
-        """A player sits down after the last seat, from the next deal on, with ``start``."""
+        """A player sits down after the last seat, from the next deal on, with ``start``. In
+        a circle's game the name is matched (case aside) against the circle's people only,
+        or becomes a new person of the circle; outside any circle it is a name only."""
 
         def apply(game: Game) -> dict[str, Any]:
+            nonlocal name
             if game.is_finished:
                 raise StaleVersion
-            player = Player.objects.filter(name=name).exclude(seats__game=game).order_by(
-                "pk"
-            ).first() or Player.objects.create(name=name)
+            person = None
+            if game.circle_id is not None:
+                circle = Circle.objects.get(pk=game.circle_id)
+                person = circle.find(name) or Person.objects.create(circle=circle, name=name)
+                if game.seats.filter(person__in=person.family()).exists():
+                    raise StaleVersion
+                name = person.name  # the circle's spelling of who sits down
             last = game.seats.order_by("-position").values_list("position", flat=True).first()
             seat = Seat.objects.create(
-                game=game, player=player, position=(last or 0) + 1, start=start
+                game=game, name=name, person=person, position=(last or 0) + 1, start=start
             )
             return {"position": seat.position, "name": name, "start": start}
 
@@ -299,20 +559,20 @@ class Game(models.Model):
         """A player leaves the table (no more deals; the totals stay), or comes back."""
 
         def apply(game: Game) -> dict[str, Any]:
-            seat = game.seats.select_related("player").get(position=position)
+            seat = game.seats.get(position=position)
             Seat.objects.filter(pk=seat.pk).update(active=back)
-            return {"position": position, "name": seat.player.name}
+            return {"position": position, "name": seat.name}
 
         kind = "returned" if back else "left"
         return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
 
     def rename(self, position: int, name: str, *, version: int, once: str, actor: Actor):
-        """A player's name, in this game and every other the same player is in."""
+        """A seat's name, in this game alone (a person of a circle is renamed by the circle)."""
 
         def apply(game: Game) -> dict[str, Any]:
-            seat = game.seats.select_related("player").get(position=position)
-            before = seat.player.name
-            Player.objects.filter(pk=seat.player_id).update(name=name)
+            seat = game.seats.get(position=position)
+            before = seat.name
+            Seat.objects.filter(pk=seat.pk).update(name=name)
             return {"position": position, "before": before, "after": name}
 
         return self.change(version=version, once=once, actor=actor, kind="renamed", apply=apply)
@@ -482,7 +742,12 @@ class Actor:
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The seat's name belongs to its game; ``person``, in a circle's game only, says who of
+    # the circle sits there (for the circle's records, ratings and evenings).
+    name = models.CharField(_("name"), max_length=NAME_MAX)
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     position = models.PositiveSmallIntegerField()  # 0, 1, ... in seating order (clockwise)
     total = models.IntegerField(default=0)  # from the engine, after every change
     place = models.PositiveSmallIntegerField(default=1)
@@ -496,11 +761,11 @@ class Seat(models.Model):
         ordering = ["game", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_once"),
-            models.UniqueConstraint(fields=["game", "player"], name="seat_player_once"),
+            models.UniqueConstraint(fields=["game", "person"], name="seat_person_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player.name} (seat {self.position + 1})"
+        return f"{self.name} (seat {self.position + 1})"
 
 
 @dataclass(frozen=True)
@@ -640,6 +905,7 @@ class GameEvent(models.Model):
         "finished": _("Game ended"),
         "resumed": _("Game resumed"),
         "link_replaced": _("Link replaced"),
+        "circle": _("Game put into a circle"),
     }
     ACTORS = {
         "creator": _("the phone that started the game"),
@@ -716,6 +982,10 @@ class Evening(models.Model):
     next_evening = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous"
     )
+    # The circle of the evening: only its games can be added, its balances are by person.
+    circle = models.ForeignKey(
+        Circle, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -776,6 +1046,8 @@ class Evening(models.Model):
         def apply(evening: Evening) -> dict[str, Any]:
             if evening.is_closed:
                 raise EveningClosed
+            if game.circle_id != evening.circle_id:
+                raise OtherCircle
             counted_in(game, evening)
             last = evening.games.aggregate(models.Max("position"))["position__max"]
             try:
@@ -814,18 +1086,28 @@ class Evening(models.Model):
             version=version, once=once, actor=actor, kind="link_replaced", apply=apply
         )
 
-    def carry(self, balances: dict[str, int], *, version: int, once: str, actor: Actor) -> Evening:
-        """Close this evening and start the next from ``balances`` (cents by player name,
-        worked out at ``version``: the version check keeps them this evening's)."""
+    def carry(
+        self,
+        balances: dict[str, tuple[str, int | None, int]],
+        *,
+        version: int,
+        once: str,
+        actor: Actor,
+    ) -> Evening:
+        """Close this evening and start the next of its circle from ``balances`` (by player:
+        the name, the person of the circle or None, the cents; worked out at ``version``:
+        the version check keeps them this evening's)."""
         made: list[Evening] = []
 
         def apply(evening: Evening) -> dict[str, Any]:
             if evening.is_closed:
                 raise EveningClosed
-            following = Evening.objects.create(name=evening.name, stake=evening.stake)
+            following = Evening.objects.create(
+                name=evening.name, stake=evening.stake, circle_id=evening.circle_id
+            )
             EveningBalance.objects.bulk_create(
-                EveningBalance(evening=following, name=name, cents=cents)
-                for name, cents in balances.items()
+                EveningBalance(evening=following, name=name, person_id=person, cents=cents)
+                for name, person, cents in balances.values()
             )
             EveningEvent.objects.create(
                 evening=following,
@@ -837,7 +1119,7 @@ class Evening(models.Model):
             Evening.objects.filter(pk=evening.pk).update(next_evening=following)
             evening.next_evening = following
             made.append(following)
-            return {"to": following.pk, "balances": balances}
+            return {"to": following.pk, "balances": {n: c for n, _p, c in balances.values()}}
 
         self.change(version=version, once=once, actor=actor, kind="carried", apply=apply)
         return made[0]
@@ -845,6 +1127,11 @@ class Evening(models.Model):
 
 class EveningClosed(Exception):
     """The evening's balances were carried to the next evening: it changes no more."""
+
+
+class OtherCircle(Exception):
+    """The game is not of the evening's circle (or the evening has one and the game none):
+    an evening's money is its circle's."""
 
 
 class CountedElsewhere(Exception):
@@ -893,6 +1180,10 @@ class EveningBalance(models.Model):
 
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="carried")
     name = models.CharField(max_length=NAME_MAX)
+    # The person of the evening's circle the balance is carried for (None: by name).
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="balances"
+    )
     cents = models.BigIntegerField()
 
     class Meta:

@@ -6,21 +6,25 @@ from django.db.models import F, Prefetch, Q
 
 from rules.engine.variants import CLASSIC
 
-from .models import Deal, Game, Player, Seat
+from .models import Deal, Game, Person, Seat, roots
 from .stats import GameRecord
 
 
-def game_records(player: Player) -> list[GameRecord]:
-    """Every game of the variants ``player`` played that their record needs: their own games,
-    finished or not, and every finished game of those variants (the others' games move the
-    ratings too); finished games first, oldest first, in a fixed number of queries.
+def game_records(person: Person) -> list[GameRecord]:
+    """Every game of the person's circle, of the variants they played, that their record
+    needs: their own games, finished or not, and every finished game of the circle of those
+    variants (the others' games move the ratings too); finished games first, oldest first,
+    in a fixed number of queries. A player is a person of the circle: someone merged into
+    another counts as that one (``roots``); no game outside the circle counts.
 
     A deal counts when it was scored and the audit does not flag it (rules/engine/audit.py).
     """
-    variants = Seat.objects.filter(player=player).values("game__variant_id")
+    who = roots(person.circle_id)
+    family = [pk for pk, root in who.items() if root == who[person.pk]]
+    variants = Seat.objects.filter(person__in=family).values("game__variant_id")
     games = (
-        Game.objects.filter(variant_id__in=variants)
-        .filter(Q(status=Game.Status.FINISHED) | Q(seats__player=player))
+        Game.objects.filter(circle_id=person.circle_id, variant_id__in=variants)
+        .filter(Q(status=Game.Status.FINISHED) | Q(seats__person__in=family))
         .distinct()
         .order_by(F("finished_at").asc(nulls_last=True), "created_at", "pk")
         .prefetch_related(
@@ -28,13 +32,14 @@ def game_records(player: Player) -> list[GameRecord]:
             Prefetch("deals", queryset=Deal.objects.order_by("number").prefetch_related("scores")),
         )
     )
-    return [_record(game) for game in games]
+    return [_record(game, who) for game in games]
 
 
-def _record(game: Game) -> GameRecord:
+def _record(game: Game, who: dict[int, int]) -> GameRecord:
     seats = list(game.seats.all())
     positions = {s.pk: s.position for s in seats}
-    player_at = {s.position: s.player_id for s in seats}
+    # A seat with no person (a damaged row) is its own player of this game.
+    player_at = {s.position: who.get(s.person_id or 0, f"seat{s.pk}") for s in seats}
     classic = game.variant_id == CLASSIC
     deals = []
     for deal in game.deals.all():
@@ -48,5 +53,5 @@ def _record(game: Game) -> GameRecord:
         players=tuple(player_at[s.position] for s in seats),
         deals=tuple(deals),
         finished=game.is_finished,
-        start={s.player_id: s.start for s in seats if s.start},
+        start={player_at[s.position]: s.start for s in seats if s.start},
     )

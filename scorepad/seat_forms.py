@@ -38,8 +38,9 @@ class ChangeForm(OwnMessages):
             raise forms.ValidationError(_("Enter a name."))
         if len(name) > NAME_MAX:
             raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
-        taken = {s.player.name.casefold() for s in self.seats if s is not keep}
-        if name.casefold() in taken:
+        taken = {s.name.casefold() for s in self.seats if s is not keep}
+        # A seat "renamed" to the name it has changes nothing (no version, no history).
+        if name.casefold() in taken or (keep is not None and name == keep.name):
             raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
         return name
 
@@ -72,7 +73,17 @@ class JoinForm(ChangeForm):
             del self.fields["start"], self.fields["start_points"]
 
     def clean_name(self) -> str:
-        return self._name("name")
+        name = self._name("name")
+        if self.game.circle_id is not None:
+            # In a circle's game the name is a person of the circle (Game.join): one who
+            # sits here already, under another seat name or merged, does not sit twice.
+            person = self.game.circle.find(name)
+            sitting = {s.person_id for s in self.seats}
+            if person is not None and sitting & set(person.family()):
+                raise forms.ValidationError(
+                    _("%(name)s is already at this table.") % {"name": person.name}
+                )
+        return name
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -143,7 +154,7 @@ class LeaveForm(ChangeForm):
             self.add_error(
                 None,
                 _("%(name)s cannot leave: this game needs at least %(n)d players.")
-                % {"name": seat.player.name, "n": variant.min_players},
+                % {"name": seat.name, "n": variant.min_players},
             )
         if data["op"] == "back" and not seat.active and playing >= variant.max_players:
             self.add_error(

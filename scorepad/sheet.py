@@ -43,7 +43,7 @@ def load_game(queryset) -> Game | None:
 def sheet_prefetch() -> list[Prefetch]:
     """What ``build_sheet`` reads of a game: seats with players, deals with scores."""
     return [
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("seats", queryset=Seat.objects.order_by("position")),
         Prefetch("deals", queryset=Deal.objects.order_by("number").prefetch_related("scores")),
     ]
 
@@ -139,11 +139,11 @@ class Sheet:
 
     @property
     def winner_names(self) -> list[str]:
-        return [seat.player.name for seat in self.winners]
+        return [seat.name for seat in self.winners]
 
     @property
     def seat_names(self) -> list[str]:
-        return [seat.player.name for seat in self.seats]
+        return [seat.name for seat in self.seats]
 
     @property
     def is_classic(self) -> bool:
@@ -249,9 +249,9 @@ def build_sheet(game: Game) -> Sheet:
             of=game.total_deals,
         )
     leaders = {st.player for st in ranked if st.place == 1} if deals else set()
-    labels = short_names([seat.player.name for seat in seats])
+    labels = short_names([seat.name for seat in seats])
     heads = [
-        Head(seat=seat, mark=i % MARKS, short=label if label != seat.player.name else None)
+        Head(seat=seat, mark=i % MARKS, short=label if label != seat.name else None)
         for i, (seat, label) in enumerate(zip(seats, labels, strict=True))
     ]
     return Sheet(
@@ -270,7 +270,7 @@ def _flaw_note(flaw, by_pos: dict[int, Seat]) -> str:
     """The audit's note in the active language, the player named instead of the seat."""
     player = flaw.params.get("player")
     if player in by_pos:
-        return engine_message(flaw, player=by_pos[player].player.name)
+        return engine_message(flaw, player=by_pos[player].name)
     return engine_message(flaw)
 
 
@@ -363,7 +363,7 @@ class Series:
 
     @property
     def name(self) -> str:
-        return self.seat.player.name
+        return self.seat.name
 
 
 @dataclass

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import app, deals, evenings, games, home, players, seats, sheet
+from .views import app, circles, deals, evenings, games, home, players, seats, sheet
 
 
 class TokenConverter:
@@ -23,8 +23,14 @@ urlpatterns = [
     path("games/", games.game_list, name="game-list"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/import/", games.game_import, name="game-import"),
-    path("players/", players.player_list, name="player-list"),
-    path("players/<int:pk>/", players.player_page, name="player"),
+    path("circles/new/", circles.circle_new, name="circle-new"),
+    path("circles/<token:token>/", circles.circle_page, name="circle"),
+    path("circles/<token:token>/players/", players.player_list, name="circle-players"),
+    path("circles/<token:token>/players/<int:pk>/", players.player_page, name="circle-player"),
+    path("circles/<token:token>/people/rename/", circles.person_rename, name="circle-rename"),
+    path("circles/<token:token>/people/merge/", circles.person_merge, name="circle-merge"),
+    path("circles/<token:token>/people/separate/", circles.person_separate, name="circle-separate"),
+    path("circles/<token:token>/links/", circles.circle_link, name="circle-link"),
     path("games/<token:token>/", sheet.game_page, name="game"),
     path("games/<token:token>/version", sheet.game_version, name="game-version"),
     path("games/<token:token>/history/", sheet.game_history, name="game-history"),

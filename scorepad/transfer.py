@@ -30,7 +30,7 @@ from .forms import (
     has_unstorable_text,
     option_field_name,
 )
-from .models import Actor, Deal, DealScore, Game, GameEvent, Player, Seat
+from .models import Actor, Deal, DealScore, Game, GameEvent, Seat
 from .sheet import Sheet
 from .templatetags.scorepad import contract as contract_words
 
@@ -46,7 +46,7 @@ class ImportProblem(ValueError):
 
 def export_document(sheet: Sheet) -> dict[str, Any]:
     game = sheet.game
-    names = [s.player.name for s in sheet.seats]
+    names = [s.name for s in sheet.seats]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -62,7 +62,7 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
         # Players who came and went (all optional: a file without them has every player
         # in every deal, each starting at 0).
         "starts": [s.start for s in sheet.seats],
-        "left": [s.player.name for s in sheet.seats if not s.active],
+        "left": [s.name for s in sheet.seats if not s.active],
         "target_score": game.target_score,
         "target_deals": game.target_deals,
         "deals": [
@@ -71,7 +71,7 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
                 "players": [
                     s.position for s, c in zip(sheet.seats, row.cells, strict=True) if not c.away
                 ],
-                "dealer": row.dealer.player.name,
+                "dealer": row.dealer.name,
                 "status": row.deal.status,
                 "went_out": row.deal.went_out,
                 "handromme": row.deal.handromme,
@@ -84,7 +84,7 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
         ],
         "totals": sheet.totals,
         "standings": [
-            {"player": seat.player.name, "total": st.total, "place": st.place}
+            {"player": seat.name, "total": st.total, "place": st.place}
             for seat, st in sheet.standings
         ],
     }
@@ -124,7 +124,7 @@ def export_csv(sheet: Sheet) -> str:
     out = io.StringIO()
     out.write("\ufeff")
     writer = _SafeWriter(out, csv_delimiter())
-    names = [s.player.name for s in sheet.seats]
+    names = [s.name for s in sheet.seats]
     contract = sheet.game.deal_specs is not None
     head = [_("deal"), _("dealer"), _("went out")]
     if contract:
@@ -140,7 +140,7 @@ def export_csv(sheet: Sheet) -> str:
             went_out = names[deal.went_out]
             if deal.handromme:
                 went_out = _("%(name)s (Handrommé)") % {"name": went_out}
-        line = [deal.number, row.dealer.player.name, went_out]
+        line = [deal.number, row.dealer.name, went_out]
         if contract:
             line.append(contract_words(row.spec))
         writer.writerow(line + ["" if c.points is None else c.points for c in row.cells])
@@ -187,12 +187,13 @@ def _require(condition: bool, message: str) -> None:
         raise ImportProblem(message)
 
 
-def _seats(names: Any, remembered: dict[int, Player], limit: int | None) -> SeatList:
-    """The players of a file, seated as the new-game page seats typed names (a remembered
-    player is found by name; a name too long or given twice is refused with its message).
+def _seats(names: Any, limit: int | None) -> SeatList:
+    """The players of a file, seated as the new-game page seats typed names (names only: an
+    imported game is outside any circle; a name too long or given twice is refused with its
+    message).
     ``limit`` bounds the seats ever used, not the players at the table (``_table``)."""
     _require(isinstance(names, list), _("The export has no list of players."))
-    seats = SeatList([], remembered, limit=limit)
+    seats = SeatList([], limit=limit)
     for name in names:
         if not isinstance(name, str) or not clean_name(name):
             raise ImportProblem(_("Every player needs a name of 1 to 40 characters."))
@@ -253,7 +254,6 @@ def _new_game_form(document: dict, seats: SeatList) -> NewGameForm:
 def import_game(
     document: Any,
     *,
-    remembered: dict[int, Player],
     actor: Actor,
     fields: dict[str, Any] | None = None,
     max_deals: int | None = MAX_IMPORT_DEALS,
@@ -274,7 +274,7 @@ def import_game(
         _("This export comes from a newer version of the app."),
     )
     _require(not has_unstorable_text(document), str(UNSTORABLE_MESSAGE))
-    seats = _seats(document.get("players"), remembered, max_seats)
+    seats = _seats(document.get("players"), max_seats)
     game_data = _new_game_form(document, seats).cleaned_data
     schedule = game_data["schedule_rows"]
     deals = document.get("deals") or []
@@ -322,7 +322,7 @@ def _come_and_go(game: Game, seats: list[Seat], document: dict) -> None:
     left = document.get("left") or []
     _require(isinstance(left, list), _("The starting totals of the export are not readable."))
     for seat in seats:
-        seat.active = seat.player.name not in left
+        seat.active = seat.name not in left
     Seat.objects.bulk_update(seats, ["start", "active"])
     if game.can_have_target:
         for field, digits in (("target_score", 6), ("target_deals", 3)):

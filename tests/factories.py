@@ -10,16 +10,16 @@ from factory.django import DjangoModelFactory
 
 from rules.engine.variants import get_variant
 from scorepad.forms import ClassicDealForm, PenaltyDealForm, form_data, once_token
-from scorepad.models import Actor, Game, Player, Seat
+from scorepad.models import Actor, Circle, Game, Person, Seat
 
 ACTOR = Actor("creator", "test01")
 
 
-class PlayerFactory(DjangoModelFactory):
+class CircleFactory(DjangoModelFactory):
     class Meta:
-        model = Player
+        model = Circle
 
-    name = factory.Sequence(lambda n: f"Player {n + 1}")
+    name = factory.Sequence(lambda n: f"Circle {n + 1}")
 
 
 def _schedule(variant_id: str):
@@ -28,7 +28,8 @@ def _schedule(variant_id: str):
 
 
 class GameFactory(DjangoModelFactory):
-    """A game with seats: ``GameFactory(players=["Anna", "Ben"])`` or ``players=4``."""
+    """A game with seats: ``GameFactory(players=["Anna", "Ben"])`` or ``players=4``; with
+    ``circle=`` its seats are people of the circle (found by name, or new)."""
 
     class Meta:
         model = Game
@@ -50,11 +51,16 @@ class GameFactory(DjangoModelFactory):
             else extracted
         )
         for position, name in enumerate(names):
-            Seat.objects.create(game=self, player=PlayerFactory(name=name), position=position)
+            person = None
+            if self.circle_id is not None:
+                person = self.circle.find(name) or Person.objects.create(
+                    circle=self.circle, name=name
+                )
+            Seat.objects.create(game=self, name=name, person=person, position=position)
 
 
 def seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player").order_by("position"))
+    return list(game.seats.order_by("position"))
 
 
 def classic_form_data(game: Game, went_out, **fields) -> dict[str, str]:

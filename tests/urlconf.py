@@ -26,9 +26,12 @@ class Route:
 
     @property
     def kind(self) -> str:
-        """ "game" or "evening" for a route behind a game's or an evening's link, else ""."""
+        """ "game", "evening" or "circle" for a route behind a game's, an evening's or a
+        circle's link, else ""."""
         if "token" not in self.parameters:
             return ""
+        if "circles/<token" in self.route:
+            return "circle"
         return "evening" if "evenings/<token" in self.route else "game"
 
     def url(self, **values: object) -> str:

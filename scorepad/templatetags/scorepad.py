@@ -16,11 +16,12 @@ register = template.Library()
 
 
 @register.filter
-def again_reference(game) -> str:
-    """The "Play again" reference of a game (scorepad.access.again_reference): no link."""
+def again_reference(game, editor=False) -> str:
+    """The "Play again" reference of a game (scorepad.access.again_reference): no link.
+    ``editor``: an editor's, which keeps a circle's game in its circle."""
     from scorepad.access import again_reference as reference
 
-    return reference(game)
+    return reference(game, editor=bool(editor))
 
 
 @register.filter

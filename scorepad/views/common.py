@@ -97,7 +97,7 @@ def replaced_notes(access: Access) -> list[list[str]]:
     if event is None or not isinstance(replaced, list):
         return []
     seats = list(game.seats.all())
-    names = {s.position: s.player.name for s in seats}
+    names = {s.position: s.name for s in seats}
     form = deal_form_class(game)(game=game, seats=seats)
     notes = []
     for item in replaced:

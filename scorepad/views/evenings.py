@@ -19,7 +19,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from rules.facts import NAMES
 
-from ..access import Access, device, game_view, known_games, private_to_editors, remember_seen
+from ..access import (
+    Access,
+    circle_reference,
+    created_ids,
+    device,
+    game_view,
+    known_games,
+    private_to_editors,
+    reference_circle,
+    remember_seen,
+)
 from ..evenings import (
     AddGameForm,
     EveningAccess,
@@ -37,6 +47,7 @@ from ..forms import once_token, small_int
 from ..models import (
     Actor,
     AlreadyDone,
+    Circle,
     CountedElsewhere,
     Evening,
     EveningClosed,
@@ -71,10 +82,30 @@ def _closed_message() -> str:
     return _("The balances of this evening were carried to the next one; it changes no more.")
 
 
-def _choices(request: HttpRequest) -> list[Game]:
-    """The games this phone knows that are in no evening yet (open or closed), to add: a
-    game's money counts in one evening only."""
-    return not_in_an_evening(known_games(request))
+def _offer(request: HttpRequest, circle: Circle | None) -> list[Game]:
+    """The games an evening of ``circle`` may hold, each with ``link_token``: every game of
+    the circle (its editor sees them all), or, for an evening outside any circle, the games
+    outside any circle this phone knows. A circle's money never mixes with another's."""
+    if circle is None:
+        return [g for g in known_games(request) if g.circle_id is None]
+    games = list(Game.objects.filter(circle=circle).with_seats())
+    for game in games:
+        game.link_token = game.editor_token
+    return games
+
+
+def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
+    """The games that can be added, in no evening yet (open or closed): a game's money
+    counts in one evening only, and in an evening of its circle."""
+    return not_in_an_evening(_offer(request, evening.circle))
+
+
+def _other_circle_message(evening: Evening) -> str:
+    if evening.circle_id is None:
+        return _("A game of a circle counts in an evening of its circle only.")
+    return _("Only the games of the circle %(name)s can be added to its evening.") % {
+        "name": evening.circle.name
+    }
 
 
 def _default_stake(game: Game, evening: Evening):
@@ -101,7 +132,7 @@ def render_evening(
         "notice": notice,
     }
     if access.can_edit:
-        choices = _choices(request)
+        choices = _choices(request, evening)
         if add_form is None:
             initial = {"stake": evening.stake, "version": evening.version, "once": once_token()}
             if len(choices) == 1:  # the only game that can be added
@@ -140,8 +171,26 @@ def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @private_to_editors
 def evening_new(request: HttpRequest) -> HttpResponse:
-    """Start an evening, with the games ticked (``?game=<link>`` ticks one)."""
-    games = known_games(request)
+    """Start an evening, with the games ticked (``?game=<link>`` ticks one); ``circle`` (a
+    signed reference, from the circle's page or a circle game's editor) makes it the
+    circle's, with the circle's games to pick."""
+    source = request.POST if request.method == "POST" else request.GET
+    reference = source.get("circle", "")
+    circle = reference_circle(reference) if reference else None
+    ticked = request.GET.get("game", "")
+    if circle is None and ticked and request.method == "GET":
+        from_game = Game.objects.by_token(ticked).select_related("circle").first()
+        if from_game is not None and from_game.circle is not None:
+            editor = ticked == from_game.editor_token or from_game.pk in created_ids(request)
+            circle = from_game.circle if editor else None
+    if reference and circle is None:
+        messages.error(
+            request,
+            _("The circle's editor link was replaced: open its new link to start its evening."),
+        )
+        return redirect("home")
+    games = _offer(request, circle)
+    extra = {"circle": circle, "circle_ref": circle_reference(circle) if circle else ""}
     if request.method == "POST":
         once = request.POST.get("once", "")[:64]
         earlier = once and EveningEvent.objects.filter(form_token=once, kind="started").first()
@@ -152,14 +201,13 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         form = EveningForm(request.POST, games=games)
         if form.is_valid():
             try:
-                evening = _start(request, form)
+                evening = _start(request, form, circle)
             except CountedElsewhere as exc:  # another phone added a game meanwhile
                 form.add_error("games", counted_elsewhere_message(exc.evening))
             else:
                 messages.success(request, _("The evening has started."))
                 return redirect(evening_url(evening.editor_token))
-        return render(request, "scorepad/evening_new.html", {"form": form}, status=200)
-    ticked = request.GET.get("game", "")
+        return render(request, "scorepad/evening_new.html", {"form": form, **extra}, status=200)
     initial: dict[str, Any] = {"once": once_token()}
     for game in games:
         if ticked in (game.viewer_token, game.editor_token):
@@ -172,10 +220,10 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         form.initial["games"] = [only.link_token]
         if only.value_per_point is not None:
             form.initial["stake"] = only.value_per_point
-    return render(request, "scorepad/evening_new.html", {"form": form})
+    return render(request, "scorepad/evening_new.html", {"form": form, **extra})
 
 
-def _start(request: HttpRequest, form: EveningForm) -> Evening:
+def _start(request: HttpRequest, form: EveningForm, circle: Circle | None) -> Evening:
     """The new evening; the same form sent again (a replay) leads to the evening it made."""
     data = form.cleaned_data
     once = data["once"]
@@ -185,7 +233,9 @@ def _start(request: HttpRequest, form: EveningForm) -> Evening:
     else:
         try:
             with transaction.atomic():
-                evening = Evening.objects.create(name=data["name"], stake=data["stake"])
+                evening = Evening.objects.create(
+                    name=data["name"], stake=data["stake"], circle=circle
+                )
                 for position, token in enumerate(data["games"], start=1):
                     game = form.known[token]
                     EveningGame.objects.create(
@@ -268,6 +318,9 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     def change(**kwargs):
         return evening.add_game(game, data["stake"], **kwargs)
 
+    if game.circle_id != evening.circle_id:
+        form.add_error("game", _other_circle_message(evening))
+        return render_evening(request, access, add_form=form)
     if not _replayed(request):
         other = evenings_of([game]).get(game.pk)
         if other is not None and other.pk == evening.pk:
@@ -347,7 +400,12 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
     for evening in known_evenings(request):
         if evening.pk in in_it:
             mine.append(evening)
-        elif evening.can_edit and not evening.is_closed and not in_it:
+        elif (
+            evening.can_edit
+            and not evening.is_closed
+            and not in_it
+            and evening.circle_id == game.circle_id
+        ):
             open_ones.append(evening)  # a game's money counts in one evening only
     stake = game.value_per_point
     for evening in open_ones:

@@ -22,51 +22,49 @@ from rules.facts import ESSENCE, NAMES
 
 from ..access import (
     again_game,
-    created_ids,
+    circle_reference,
     device,
     editor_link_shown,
     known_games,
     private_to_editors,
+    reference_circle,
     remember_created,
-    seen_tokens,
 )
 from ..evenings import known_evenings
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
-from ..models import Actor, Game, GameEvent, Player
+from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, partial_wanted
-
-
-def remembered_players(request: HttpRequest) -> dict[int, Player]:
-    """Players of the games this phone created or followed, to tap instead of typing."""
-    ids, seen = created_ids(request), seen_tokens(request)
-    if not ids and not seen:
-        return {}
-    players = (
-        Player.objects.filter(seats__game__in=Game.objects.known_to(ids, seen))
-        .distinct()
-        .order_by("name", "pk")[:100]
-    )
-    return {p.pk: p for p in players}
 
 
 LAST_VARIANT = "scorepad_variant"  # the variant this phone started last
 LAST_VARIANT_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
 
 
-def _again(game: Game, seats: SeatList) -> dict[str, Any]:
-    """ "Play again with the same players": the game's players in their seats, its variant,
-    house rules and money per point, as the start of a new game's form (the first dealer
-    is drawn again)."""
-    for seat in game.seats.select_related("player").order_by("position"):
-        seats.remembered.setdefault(seat.player.pk, seat.player)
-        seats.add_player(seat.player.pk)
+def _again(game: Game, seats: SeatList, in_circle: bool) -> dict[str, Any]:
+    """ "Play again with the same players": the game's players in their seats (its people,
+    in the circle; else their names only), its variant, house rules and money per point, as
+    the start of a new game's form (the first dealer is drawn again)."""
+    _seat_players(game, seats, in_circle)
     initial: dict[str, Any] = {"variant": game.variant_id}
     for name, value in (game.options or {}).items():
         initial[option_field_name(game.variant_id, name)] = value
     if game.value_per_point is not None:
         initial["value_per_point"] = game.value_per_point
     return initial
+
+
+def _seat_players(game: Game, seats: SeatList, in_circle: bool) -> None:
+    who = roots(game.circle_id) if in_circle and game.circle_id else {}
+    for seat in game.seats.order_by("position"):
+        if seat.person_id is not None and who.get(seat.person_id) in seats.roster:
+            seats.add_person(who[seat.person_id])
+        else:
+            seats.add_name(seat.name)
+
+
+def _roster(circle: Circle | None) -> dict[int, Person]:
+    return {p.pk: p for p in circle.people()} if circle is not None else {}
 
 
 def _new_game_page(
@@ -90,8 +88,11 @@ def _new_game_page(
     template = "scorepad/game_new.html"
     if partial_wanted(request):
         template += "#form"
+    circle = form.seats.circle
     context = {
         "form": form,
+        "circle": circle,
+        "circle_ref": circle_reference(circle) if circle is not None else "",
         "variants": variants,
         "focus_name": focus_name,
         "rules_open": rules_open
@@ -104,24 +105,38 @@ def _new_game_page(
 @require_http_methods(["GET", "POST"])
 @private_to_editors
 def game_new(request: HttpRequest) -> HttpResponse:
-    remembered = remembered_players(request)
     if request.method == "GET":
         # The variant this phone started last (a cookie: without script too), unless named.
         variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
         initial = {"first_dealer": "draw"}
         if variant in VARIANT_IDS:
             initial["variant"] = variant
-        seats = SeatList([], remembered)
         reference = request.GET.get("again", "")
         if reference:
             editor_link_shown(request)  # an old link may carry the game's token: not cached
-        again = again_game(reference[:200]) if reference else None
+        again, in_circle = again_game(reference[:200]) if reference else (None, False)
+        circle = reference_circle(request.GET.get("circle", ""))
+        if circle is None and in_circle and again is not None:
+            circle = again.circle
+        elif again is not None and circle is not None and again.circle_id != circle.pk:
+            again = None
+        seats = SeatList([], _roster(circle), circle=circle)
         if again is not None:
-            initial.update(_again(again, seats))
+            initial.update(_again(again, seats, circle is not None))
+        elif circle is not None:
+            last = circle.games.order_by("-created_at", "-pk").first()
+            if last is not None:
+                _seat_players(last, seats, True)
         return _new_game_page(request, NewGameForm(initial=initial, seats=seats))
 
     data = request.POST.copy()
-    seats = SeatList(data.getlist("seat"), remembered)
+    reference = data.get("circle", "")
+    circle = reference_circle(reference) if reference else None
+    seats = SeatList(data.getlist("seat"), _roster(circle), circle=circle)
+    if reference and circle is None:
+        seats.error = _(
+            "The circle's editor link was replaced: open its new link to start its game."
+        )
     op = data.get("op", "start")
     typed = data.get("name", "").strip()
     if op == "add" or (op == "start" and typed):
@@ -183,8 +198,9 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
             schedule=data["schedule_rows"],
             first_dealer=first_dealer,
             value_per_point=data.get("value_per_point"),
+            circle=seats.circle,
         )
-        names = [seat.player.name for seat in seats.seat(game)]
+        names = [seat.name for seat in seats.seat(game)]
         GameEvent.objects.create(
             game=game,
             kind="started",
@@ -231,7 +247,6 @@ def game_import(request: HttpRequest) -> HttpResponse:
         try:
             game = import_game(
                 form.cleaned_data["document"],
-                remembered=remembered_players(request),
                 actor=Actor("import", device(request)),
             )
         except ImportProblem as exc:

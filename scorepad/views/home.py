@@ -7,15 +7,22 @@ from django.views.decorators.http import require_GET, require_safe
 
 from rules.facts import all_facts
 
-from ..access import known_games, private_to_editors
+from ..access import circle_reference, known_games, private_to_editors
+from ..circles import known_circles
 from ..models import Game
 
 
 @require_safe
 @private_to_editors
 def home(request: HttpRequest) -> HttpResponse:
+    """The returning phone's circles first (a new game of one, with its last game's people
+    already seated, is two taps away), then its games in progress."""
     games = known_games(request, Game.objects.in_progress())[:10]
-    return render(request, "home.html", {"variants": all_facts(), "games_in_progress": games})
+    circles = known_circles(request)[:10]
+    for circle in circles:
+        circle.new_game_ref = circle_reference(circle) if circle.can_edit else ""
+    context = {"variants": all_facts(), "games_in_progress": games, "circles": circles}
+    return render(request, "home.html", context)
 
 
 @require_GET

@@ -1,9 +1,10 @@
-"""The players this phone knows, with their record across games, per variant, and each
-player's page: ratings, streaks and head-to-head."""
+"""The people of a circle with their record across the circle's games, per variant, and
+each person's page: ratings, streaks and head-to-head. Reached through the circle's link
+only, and counting only the circle's games (someone merged into another counts as that one)."""
 
 from __future__ import annotations
 
-from django.db.models import Avg, Count, Max, Min, Q
+from django.db.models import Count, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -11,20 +12,22 @@ from django.views.decorators.http import require_safe
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import NAMES
 
+from ..circles import CircleAccess, circle_view
 from ..collation import sort_key
-from ..models import Deal, DealScore, Game, Player, Seat
+from ..models import Deal, DealScore, Game, Person, Seat, roots
 from ..records import game_records
 from ..stats import RatingChart, player_records
-from .games import remembered_players
 
 
 @require_safe
-def player_list(request: HttpRequest) -> HttpResponse:
-    players = remembered_players(request)
-    ids = list(players)
+@circle_view()
+def player_list(request: HttpRequest, access: CircleAccess) -> HttpResponse:
+    circle = access.circle
+    who = roots(circle.pk)
+    people = {p.pk: p for p in circle.people()}
     games = (
-        Seat.objects.filter(player_id__in=ids)
-        .values("player_id", "game__variant_id")
+        Seat.objects.filter(game__circle=circle, person__isnull=False)
+        .values("person_id", "game__variant_id")
         .annotate(
             games=Count("id"),
             finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
@@ -32,55 +35,76 @@ def player_list(request: HttpRequest) -> HttpResponse:
         )
     )
     deals = (
-        DealScore.objects.filter(seat__player_id__in=ids, deal__status=Deal.Status.SCORED)
-        .values("seat__player_id", "seat__game__variant_id")
-        .annotate(deals=Count("id"), average=Avg("points"), low=Min("points"), high=Max("points"))
+        DealScore.objects.filter(
+            seat__game__circle=circle,
+            seat__person__isnull=False,
+            deal__status=Deal.Status.SCORED,
+        )
+        .values("seat__person_id", "seat__game__variant_id")
+        .annotate(
+            deals=Count("id"),
+            total=Sum("points"),
+            low=Min("points"),
+            high=Max("points"),
+        )
     )
     records: dict[tuple[int, str], dict] = {}
     for row in games:
-        records[(row["player_id"], row["game__variant_id"])] = dict(row)
+        key = (who[row["person_id"]], row["game__variant_id"])
+        record = records.setdefault(key, {"games": 0, "finished": 0, "wins": 0})
+        for field in ("games", "finished", "wins"):
+            record[field] += row[field]
     for row in deals:
-        key = (row["seat__player_id"], row["seat__game__variant_id"])
+        key = (who[row["seat__person_id"]], row["seat__game__variant_id"])
         record = records.setdefault(key, {"games": 0, "finished": 0, "wins": 0})
         payment = get_variant(key[1]).scoring == "payment"
-        record.update(
-            deals=row["deals"],
-            average=row["average"],
-            best=row["high"] if payment else row["low"],
-            worst=row["low"] if payment else row["high"],
-        )
+        best = row["high"] if payment else row["low"]
+        worst = row["low"] if payment else row["high"]
+        if "deals" in record:  # a merged person's seats: one record
+            pick = max if payment else min
+            best = pick(best, record["best"])
+            worst = (min if payment else max)(worst, record["worst"])
+            count, total = record["deals"] + row["deals"], record["sum"] + row["total"]
+        else:
+            count, total = row["deals"], row["total"]
+        record.update(deals=count, sum=total, average=total / count, best=best, worst=worst)
     table = []
     lang = request.LANGUAGE_CODE
-    for player in sorted(players.values(), key=lambda p: (sort_key(p.name, lang), p.pk)):
+    for person in sorted(people.values(), key=lambda p: (sort_key(p.name, lang), p.pk)):
         rows = [
             {
                 "variant": NAMES[v],
                 "variant_id": v,
                 "payment": get_variant(v).scoring == "payment",
-                **records[(player.pk, v)],
+                **records[(person.pk, v)],
             }
             for v in VARIANT_IDS
-            if (player.pk, v) in records
+            if (person.pk, v) in records
         ]
-        table.append({"player": player, "rows": rows})
-    return render(request, "scorepad/player_list.html", {"players": table})
+        table.append({"player": person, "rows": rows})
+    context = {"players": table, "circle": circle, "token": access.token}
+    return render(request, "scorepad/player_list.html", context)
 
 
 @require_safe
-def player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """One player's ratings, record, streaks and head-to-head per variant, computed on read
-    from the stored deals (scorepad/stats.py); a player this phone does not know is a 404."""
-    player = remembered_players(request).get(pk)
-    if player is None:
-        raise Http404("no such player on this phone")
-    records = player_records(game_records(player), player.pk)
+@circle_view()
+def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResponse:
+    """One person's ratings, record, streaks and head-to-head per variant in the circle,
+    computed on read from the stored deals (scorepad/stats.py); anyone not of this circle
+    (or merged into another) is a 404."""
+    circle = access.circle
+    person = Person.objects.filter(circle=circle, pk=pk, merged_into__isnull=True).first()
+    if person is None:
+        raise Http404("no such person in this circle")
+    records = player_records(game_records(person), person.pk)
     opponents = {h.opponent for r in records for h in r.head_to_head}
-    names = dict(Player.objects.filter(pk__in=opponents).values_list("pk", "name"))
+    names = dict(Person.objects.filter(pk__in=opponents).values_list("pk", "name"))
     lang = request.LANGUAGE_CODE
     variants = []
     for record in records:
         rows = sorted(
-            record.head_to_head, key=lambda h: (sort_key(names[h.opponent], lang), h.opponent)
+            record.head_to_head,
+            key=lambda h: (sort_key(names.get(h.opponent, ""), lang), str(h.opponent)),
         )
         variants.append(
             {
@@ -90,7 +114,8 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
                 "r": record,
                 "percent": None if record.win_rate is None else round(100 * record.win_rate),
                 "chart": RatingChart.build(record.history),
-                "head_to_head": [(names[h.opponent], h) for h in rows],
+                "head_to_head": [(names.get(h.opponent, "?"), h) for h in rows],
             }
         )
-    return render(request, "scorepad/player.html", {"player": player, "variants": variants})
+    context = {"player": person, "variants": variants, "circle": circle, "token": access.token}
+    return render(request, "scorepad/player.html", context)

@@ -32,7 +32,15 @@ def _page(request: HttpRequest, access: Access, bound=None, notice="", status=20
     )
     if bound is not None:
         forms[bound[0]] = bound[1]
+    # In a circle's game the circle's people not at the table are offered to pick (typed
+    # names are matched against them only, in Game.join); outside a circle, names only.
+    roster = []
+    if game.circle_id is not None:
+        sitting = {s.person_id for s in game.seats.all()}
+        roster = [p for p in game.circle.people() if p.pk not in sitting]
+        forms["join"].fields["name"].widget.attrs["list"] = "circle-people"
     context = {
+        "roster": roster,
         "access": access,
         "game": game,
         "forms": forms,
@@ -60,13 +68,13 @@ def _apply(form, access: Access, request: HttpRequest) -> str:
             "n": data["start_total"],
         }
     if isinstance(form, RenameForm):
-        before = data["seat"].player.name
+        before = data["seat"].name
         game.rename(data["seat"].position, data["name"], **change)
         return _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}
     if isinstance(form, LeaveForm):
         back = data["op"] == "back"
         game.seat_leaves(data["seat"].position, back=back, **change)
-        name = data["seat"].player.name
+        name = data["seat"].name
         if back:
             return _("%(name)s is back at the table from the next deal.") % {"name": name}
         return _("%(name)s left the table: no more deals for them; their total stays.") % {

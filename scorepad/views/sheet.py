@@ -69,7 +69,7 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
 @game_view()
 def game_history(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
-    names = {str(s.position): s.player.name for s in game.seats.all()}
+    names = {str(s.position): s.name for s in game.seats.all()}
     open_slot = (
         access.can_edit and not game.is_finished and not game.is_complete(game.deals.count())
     )

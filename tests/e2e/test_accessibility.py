@@ -51,7 +51,9 @@ def test_page_has_no_axe_violations(browser, live_server, path, scheme):
 
 def score_pad_pages() -> list[str]:
     """A classic game with deals and a finished Nordic game: every score-pad screen."""
-    from tests.factories import GameFactory, record_classic, record_penalty
+    from scorepad.access import circle_reference
+    from scorepad.models import Person
+    from tests.factories import CircleFactory, GameFactory, record_classic, record_penalty
 
     game = GameFactory(players=["Anna", "Ben", "Cleo", "Dan"])
     record_classic(game, 0, wild_twos=1, jokers=1)
@@ -78,6 +80,11 @@ def score_pad_pages() -> list[str]:
     came_and_went.refresh_from_db()
     came_and_went.set_target(100, 9, version=came_and_went.version, once=None, actor=ACTOR)
     editor = game.editor_token
+    circle = CircleFactory(name="Tuesdays")
+    circle_game = GameFactory(players=["Anna", "Ben", "Cleo"], circle=circle)
+    record_classic(circle_game, 1)
+    Person.objects.create(circle=circle, name="Cleopatra", merged_into=circle.find("Cleo"))
+    anna = circle.find("Anna")
     return [
         f"/en/games/{came_and_went.editor_token}/",
         f"/de/games/{came_and_went.editor_token}/players/?leave=2",
@@ -85,7 +92,12 @@ def score_pad_pages() -> list[str]:
         f"/en/games/{big.editor_token}/",
         "/en/games/new/",
         "/en/games/",
-        "/en/players/",
+        "/en/circles/new/",
+        f"/en/circles/{circle.editor_token}/",
+        f"/de/circles/{circle.viewer_token}/",
+        f"/en/circles/{circle.viewer_token}/players/",
+        f"/es/circles/{circle.viewer_token}/players/{anna.pk}/",
+        f"/en/games/new/?circle={circle_reference(circle)}",
         f"/en/games/{game.viewer_token}/",
         f"/en/games/{editor}/",
         f"/en/games/{editor}/deals/new/",

@@ -8,7 +8,7 @@ from django.urls import reverse
 from scorepad.models import Evening
 from tests.e2e.conftest import PHONE, SCREENSHOTS
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
-from tests.scorepad.conftest import hidden, own
+from tests.scorepad.conftest import hidden
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -39,8 +39,8 @@ STROKES = """() => {
 }"""
 
 
-def finished_classic(names, winners):
-    game = GameFactory(variant_id="classic", players=names)
+def finished_classic(names, winners, circle=None):
+    game = GameFactory(variant_id="classic", players=names, circle=circle)
     for winner in winners:
         record_classic(game, winner)
     game.refresh_from_db()
@@ -51,24 +51,24 @@ def finished_classic(names, winners):
 @pytest.fixture
 def charts(db):
     """An evening of three games at a stake with decimals, and one player's page."""
-    first = finished_classic(["Anna", "Ben", "Cleo"], [0, 1, 0])
-    people = [s.player for s in first.seats.order_by("position")]
-    romme = GameFactory(variant_id="romme", players=["A", "B", "C"])
-    for position, player in enumerate(people):
-        romme.seats.filter(position=position).update(player=player)
+    from scorepad.access import circle_reference
+    from tests.factories import CircleFactory
+
+    circle = CircleFactory()
+    first = finished_classic(["Anna", "Ben", "Cleo"], [0, 1, 0], circle)
+    people = [s.person for s in first.seats.order_by("position")]
+    romme = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"], circle=circle)
     record_penalty(romme, 0, {1: 37, 2: 11})
     romme.refresh_from_db()
     romme.end(version=romme.version, once=None, actor=ACTOR)
-    third = finished_classic(["A", "B", "C"], [1, 1])
-    for position, player in enumerate(people):
-        third.seats.filter(position=position).update(player=player)
+    third = finished_classic(["Anna", "Ben", "Cleo"], [1, 1], circle)
     client = Client()
-    for game in (first, romme, third):
-        own(client, game)
-    form = client.get(reverse("evening-new")).content.decode()
+    ref = circle_reference(circle)
+    form = client.get(reverse("evening-new"), {"circle": ref}).content.decode()
     client.post(
         reverse("evening-new"),
         {
+            "circle": ref,
             "stake": "0.15",
             "once": hidden(form, "once"),
             "games": [g.editor_token for g in (first, romme, third)],
@@ -78,7 +78,7 @@ def charts(db):
     seen = [f"/en/games/{g.viewer_token}/" for g in (first, romme, third)]
     return seen, {
         "evening": f"/de/evenings/{evening.viewer_token}/",
-        "player": f"/de/players/{people[0].pk}/",
+        "player": f"/de/circles/{circle.viewer_token}/players/{people[0].pk}/",
         "evening-en": f"/en/evenings/{evening.viewer_token}/",
     }
 

@@ -14,7 +14,7 @@ SITE = [
     "/de/games/",
     "/en/games/new/",
     "/en/games/import/",
-    "/en/players/",
+    "/en/circles/new/",
     "/en/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH+10C+JC+QC+KC+AD+3D+KH+JK",
     "/nb/check/?variant=contract-nordic",
     "/en/rules/",

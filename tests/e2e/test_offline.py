@@ -84,7 +84,7 @@ def totals(game: Game) -> list[str]:
 
 def winners(game: Game) -> list[str]:
     game = Game.objects.get(pk=game.pk)
-    names = {seat.position: seat.player.name for seat in game.seats.all()}
+    names = {seat.position: seat.name for seat in game.seats.all()}
     return [names[d.went_out] for d in game.deals.order_by("number")]
 
 
@@ -200,7 +200,7 @@ def test_a_page_never_opened_shows_the_offline_page_with_the_kept_sheets(browser
             break
         a.wait_for_timeout(100)
     a.context.set_offline(True)
-    a.goto(url.rsplit("/en/", 1)[0] + "/en/players/")
+    a.goto(url.rsplit("/en/", 1)[0] + "/en/circles/new/")
     expect(a.locator("h1")).to_have_text("No connection")
     kept = a.locator(".kept-list a")
     expect(kept).to_have_count(1)

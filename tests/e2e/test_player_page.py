@@ -19,16 +19,13 @@ AXE_RUN = (
 
 def finished_games():
     from scorepad.models import DealScore
-    from tests.factories import ACTOR, GameFactory, record_classic
+    from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 
     games = []
-    people = None
+    circle = CircleFactory()
     for winners in ([0, 0, 1], [2], [1, 1]):
-        game = GameFactory(players=["Anna", "Ben", "Cleo"])
-        if people:
-            for position, player in enumerate(people):
-                game.seats.filter(position=position).update(player=player)
-        people = [s.player for s in game.seats.order_by("position")]
+        game = GameFactory(players=["Anna", "Ben", "Cleo"], circle=circle)
+        people = [s.person for s in game.seats.order_by("position")]
         for winner in winners:
             record_classic(game, winner)
         game.refresh_from_db()
@@ -51,7 +48,8 @@ def test_the_player_page_and_a_flagged_sheet_have_no_axe_violations(browser, liv
     assert page.locator("tr.flagged").count() == 0  # the last game is sound
     page.goto(f"{live_server.url}/en/games/{games[0].viewer_token}/")
     assert page.locator("tr.flagged").count() == 1
-    paths = [f"/en/games/{games[0].viewer_token}/", f"/de/players/{people[0].pk}/"]
+    circle = people[0].circle.viewer_token
+    paths = [f"/en/games/{games[0].viewer_token}/", f"/de/circles/{circle}/players/{people[0].pk}/"]
     for path in paths:
         page.goto(live_server.url + path)
         page.add_script_tag(path=str(AXE))

@@ -117,10 +117,6 @@ def test_a_classic_game_from_the_first_deal_to_the_settle_up(page):
     page.goto(page.base + "/en/games/")
     expect(page.locator(".game-item")).to_contain_text("Ben 🏆")
     screenshot(page, "scorepad-games")
-    page.goto(page.base + "/en/players/")
-    expect(page.locator(".player")).to_have_count(4)
-    no_sideways_scroll(page)
-    screenshot(page, "scorepad-players")
 
 
 def test_a_nordic_contract_game_ends_by_itself_after_seven_deals(page):

@@ -14,6 +14,8 @@ from django.utils import translation
 
 from scorepad.access import CREATED
 from scorepad.models import (
+    Circle,
+    CircleEvent,
     Deal,
     DealScore,
     Evening,
@@ -22,17 +24,17 @@ from scorepad.models import (
     EveningGame,
     Game,
     GameEvent,
-    Player,
+    Person,
     Seat,
 )
-from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic
+from tests.factories import ACTOR, CircleFactory, GameFactory, classic_form_data, record_classic
 from tests.urlconf import routes
 
 pytestmark = pytest.mark.django_db
 
 # POSTs that are behind no link: they start something new (a game, an import, an evening)
 # or are the JSON API. Anything else that takes a POST must sit behind a link.
-NOT_BEHIND_A_LINK = {"game-new", "game-import", "evening-new", "api-check"}
+NOT_BEHIND_A_LINK = {"game-new", "game-import", "evening-new", "circle-new", "api-check"}
 UNKNOWN = "x" * 24
 
 
@@ -68,7 +70,16 @@ def table(db):
     b.end(version=b.version, once=None, actor=ACTOR)
     evening = Evening.objects.create(stake="0.10")
     EveningGame.objects.create(evening=evening, game=b, stake="0.10", position=1)
+    # A circle: Kim and Lou in one game, Mo and Nia in another, Pat merged into Nia.
+    circle = CircleFactory(name="Table")
+    GameFactory(circle=circle, players=["Kim", "Lou"])
+    GameFactory(circle=circle, players=["Mo", "Nia"])
+    Person.objects.create(circle=circle, name="Pat", merged_into=circle.find("Nia"))
     return a, b, evening
+
+
+def the_circle():
+    return Circle.objects.get(name="Table")
 
 
 def data_for(route, a, b, evening):
@@ -76,6 +87,14 @@ def data_for(route, a, b, evening):
     a.refresh_from_db()
     evening.refresh_from_db()
     once = {"once": f"{route.name}-a-fresh-token-0123456789"}
+    if route.kind == "circle":
+        circle = the_circle()
+        fields = {"version": circle.version, "link": "editor", "name": "Kimberly", **once}
+        fields["person"] = circle.find("Kim").pk
+        fields["into"] = circle.find("Mo").pk
+        if route.name == "circle-separate":
+            fields["person"] = Person.objects.get(name="Pat").pk
+        return fields
     if route.kind == "evening":
         fields = {"version": evening.version, "stake": "0.10", "link": "editor", **once}
         if route.name == "evening-add":
@@ -91,8 +110,8 @@ def data_for(route, a, b, evening):
 
 def picture():
     """Every row and version a write could change."""
-    models = (Game, Seat, Player, Deal, DealScore, GameEvent, Evening, EveningGame,
-              EveningBalance, EveningEvent)  # fmt: skip
+    models = (Game, Seat, Circle, Person, CircleEvent, Deal, DealScore, GameEvent, Evening,
+              EveningGame, EveningBalance, EveningEvent)  # fmt: skip
     return {m.__name__: sorted(map(repr, m.objects.values_list())) for m in models}
 
 
@@ -123,6 +142,9 @@ def test_the_walk_finds_the_writes_the_issue_names(db):
 
 
 def links(route, a, evening):
+    if route.kind == "circle":
+        circle = the_circle()
+        return circle.viewer_token, circle.editor_token
     if route.kind == "evening":
         return evening.viewer_token, evening.editor_token
     return a.viewer_token, a.editor_token
@@ -175,7 +197,11 @@ def test_a_replaced_link_is_refused_by_the_write(table, route):
     if route is None:
         return
     a, b, evening = table
-    if route.kind == "evening":
+    if route.kind == "circle":
+        circle = the_circle()
+        old = circle.editor_token
+        circle.replace_link("editor", version=circle.version, once="replace-c-0123", actor=ACTOR)
+    elif route.kind == "evening":
         old = evening.editor_token
         evening.replace_link("editor", version=evening.version, once="replace-e-0123", actor=ACTOR)
     else:
@@ -193,6 +219,14 @@ def evening_picture(evening):
     )
 
 
+def circle_picture(circle):
+    return (
+        Circle.objects.filter(pk=circle.pk).values_list().get(),
+        sorted(map(repr, Person.objects.filter(circle=circle).values_list())),
+        sorted(map(repr, CircleEvent.objects.filter(circle=circle).values_list())),
+    )
+
+
 def test_another_games_editor_link_changes_nothing_of_this_game(table, route):
     """Another game's (or evening's) editor link, with this one's form: at most that other
     one changes, never this one."""
@@ -201,6 +235,11 @@ def test_another_games_editor_link_changes_nothing_of_this_game(table, route):
     a, b, evening = table
     if route.kind == "game":
         mine, other = (lambda: game_picture(a)), b.editor_token
+    elif route.kind == "circle":
+        mine = lambda: circle_picture(the_circle())  # noqa: E731
+        stranger = CircleFactory(name="Strangers")
+        GameFactory(circle=stranger, players=["Kim", "Mo"])
+        other = stranger.editor_token
     else:
         mine = lambda: evening_picture(evening)  # noqa: E731
         other = Evening.objects.create(stake="0.10").editor_token

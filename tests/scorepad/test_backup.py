@@ -9,9 +9,18 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from scorepad.models import Actor, Deal, DealScore, Game, GameEvent, Player, Seat
+from scorepad.models import (
+    Actor,
+    Circle,
+    CircleEvent,
+    Deal,
+    DealScore,
+    Game,
+    GameEvent,
+    Person,
+)
 from scorepad.sheet import build_sheet, load_game
-from tests.factories import GameFactory, PlayerFactory, record_classic, record_penalty
+from tests.factories import CircleFactory, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
 
@@ -47,12 +56,13 @@ def games():
     romme.refresh_from_db()
     romme.end(version=romme.version, once="end-1", actor=ACTOR)
 
-    # A player who sits in a second game, and one who sits in none.
-    anna = Player.objects.get(name="Anna")
-    again = GameFactory(variant_id="classic", players=["Eve", "Finn"])
-    Seat.objects.create(game=again, player=anna, position=2)
+    # A circle: its game, a person who sits in none, and one merged into another.
+    circle = CircleFactory(name="Tuesdays")
+    again = GameFactory(variant_id="classic", players=["Eve", "Finn", "Anna"], circle=circle)
     record_classic(again, 2, jokers=2)
-    PlayerFactory(name="Nobody yet")
+    Person.objects.create(circle=circle, name="Nobody yet")
+    cleo = Person.objects.create(circle=circle, name="Cleopatra")
+    circle.merge(cleo.pk, circle.find("Anna").pk, version=1, once="merge-1", actor=ACTOR)
 
     # Timestamps that differ from "now", so a restore that forgot them would show.
     past = timezone.now() - timedelta(days=30)
@@ -63,14 +73,22 @@ def games():
 
 def snapshot():
     """Everything a restore must bring back, by ids, tokens and positions."""
-    out = {"players": list(Player.objects.order_by("pk").values_list("pk", "name", "created_at"))}
+    out = {
+        "circles": list(Circle.objects.order_by("pk").values_list()),
+        "people": list(Person.objects.order_by("pk").values_list()),
+        "circle history": list(
+            CircleEvent.objects.order_by("pk").values_list(
+                "circle", "at", "kind", "details", "actor", "device", "form_token"
+            )
+        ),
+    }
     for game in Game.objects.order_by("pk"):
         sheet = build_sheet(load_game(Game.objects.filter(pk=game.pk)))
         out[game.pk] = {
             "game": Game.objects.filter(pk=game.pk).values().get(),
-            "seats": [(s.position, s.player_id, s.total, s.place) for s in sheet.seats],
+            "seats": [(s.position, s.name, s.person_id, s.total, s.place) for s in sheet.seats],
             "totals": sheet.totals,
-            "standings": [(seat.player_id, st.total, st.place) for seat, st in sheet.standings],
+            "standings": [(seat.name, st.total, st.place) for seat, st in sheet.standings],
             "rows": [
                 (
                     row.deal.number,
@@ -104,7 +122,7 @@ def export_text():
 
 def empty_the_database():
     Game.objects.all().delete()  # seats, deals, scores and history go with them
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
 
 
 def restore(path):
@@ -125,11 +143,19 @@ def test_a_backup_restores_every_sheet_as_it_was(games, tmp_path):
     call_command("backup", "export", str(path), stderr=io.StringIO())
     document = json.loads(path.read_text())
     assert document["format"] == "continental-scorepad-backup"
-    assert len(document["games"]) == 5 and len(document["players"]) == 3 + 4 + 2 + 3 + 2 + 1
+    assert len(document["games"]) == 5 and len(document["circles"]) == 1
+    assert [p["name"] for p in document["circles"][0]["people"]] == [
+        "Eve",
+        "Finn",
+        "Anna",
+        "Nobody yet",
+        "Cleopatra",
+    ]
+    assert document["circles"][0]["people"][4]["merged_into"] == Person.objects.get(name="Anna").pk
 
     empty_the_database()
     assert not DealScore.objects.exists() and not GameEvent.objects.exists()
-    assert restore(path) == "Restored 5 games and 15 players.\n"
+    assert restore(path) == "Restored 5 games and 5 people of circles.\n"
 
     assert snapshot() == before
     # The links still lead to their games, one-time tokens already used stay used.
@@ -185,7 +211,7 @@ def test_the_refusal_exits_with_status_2_from_the_command_line(games, tmp_path):
         lambda doc: doc["games"][-1].update(totals=[1, 2, 3]),
         lambda doc: doc["games"][-1].update(viewer_token=doc["games"][0]["viewer_token"]),
         lambda doc: doc.update(format_version=99),
-        lambda doc: doc["players"].append(doc["players"][0]),
+        lambda doc: doc["circles"][0]["people"].append(doc["circles"][0]["people"][0]),
     ],
     ids=["scores", "seat", "history", "totals", "token", "version", "player"],
 )
@@ -199,7 +225,7 @@ def test_a_corrupt_backup_imports_nothing(games, tmp_path, spoil):
     with pytest.raises(CommandError, match="Nothing was imported") as refused:
         restore(path)
     assert refused.value.returncode == 1
-    assert not Player.objects.exists() and not Game.objects.exists()
+    assert not Circle.objects.exists() and not Game.objects.exists()
     assert not Deal.objects.exists() and not GameEvent.objects.exists()
 
 

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Evening, EveningEvent, EveningGame, Game, Player
+from scorepad.models import Circle, Evening, EveningEvent, EveningGame, Game
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def export(path):
 def empty():
     Evening.objects.all().delete()
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
 
 
 def test_a_backup_restores_every_evening_as_it_was(evenings, tmp_path):
@@ -99,7 +99,7 @@ def test_a_backup_without_evenings_still_restores(evenings, tmp_path):
 def test_an_evening_in_the_database_means_it_is_not_empty(evenings, tmp_path):
     export(tmp_path / "backup.json")
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     with pytest.raises(CommandError, match="already has games or players"):
         call_command("backup", "import", str(tmp_path / "backup.json"), stdout=io.StringIO())
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Evening, Game, GameEvent, Player
-from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
+from scorepad.models import Circle, Evening, Game, GameEvent
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
 from tests.scorepad.test_import_fuzz import json_values, spoil
 
 pytestmark = pytest.mark.django_db
@@ -31,16 +31,17 @@ def _reload(evening):
 
 
 def make_backup() -> dict:
-    """Two finished games, an evening of both carried into a second evening."""
-    classic = GameFactory(variant_id="classic", players=["Anna", "Ben"])
+    """Two finished games of a circle, an evening of both carried into a second evening."""
+    circle = CircleFactory()
+    classic = GameFactory(variant_id="classic", players=["Anna", "Ben"], circle=circle)
     record_classic(classic, 0, jokers=1)
     classic.refresh_from_db()
     classic.end(version=classic.version, once="end-classic-xxxxxxxxx", actor=ACTOR)
-    romme = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    romme = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"], circle=circle)
     record_penalty(romme, 1, {0: 20, 2: 7})
     romme.refresh_from_db()
     romme.end(version=romme.version, once="end-romme-xxxxxxxxxxx", actor=ACTOR)
-    first = Evening.objects.create(name="Friday", stake="0.10")
+    first = Evening.objects.create(name="Friday", stake="0.10", circle=circle)
     first.add_game(classic, "0.10", version=1, once="add-classic-xxxxxxxx", actor=ACTOR)
     first.add_game(romme, "0.05", version=2, once="add-romme-xxxxxxxxxx", actor=ACTOR)
     first.refresh_from_db()
@@ -57,7 +58,7 @@ def make_backup() -> dict:
 def empty():
     Evening.objects.all().delete()
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def backup(django_db_setup, django_db_blocker):
 def nothing_stored() -> bool:
     return not (
         Game.objects.exists()
-        or Player.objects.exists()
+        or Circle.objects.exists()
         or Evening.objects.exists()
         or GameEvent.objects.exists()
     )
@@ -96,12 +97,15 @@ def a_circle(doc):
 
 
 CASES = {
-    "player date 2024-02-30": (["players", 0, "created_at"], "2024-02-30T10:00:00+00:00"),
+    "person date 2024-02-30": (
+        ["circles", 0, "people", 0, "created_at"],
+        "2024-02-30T10:00:00+00:00",
+    ),
     "game date 2024-02-30": (["games", 0, "created_at"], "2024-02-30T10:00:00"),
     "deal date 2024-02-30": (["games", 0, "deals", 0, "updated_at"], "2024-02-30T10:00:00"),
     "history date past 9999": (["games", 1, "history", 0, "at"], "9999-12-31T23:59:59-05:00"),
     "evening date 2024-02-30": (["evenings", 0, "created_at"], "2024-02-30T10:00:00"),
-    "player id 2**63": (["players", 0, "id"], 2**63),
+    "person id 2**63": (["circles", 0, "people", 0, "id"], 2**63),
     "game id 2**63": (["games", 0, "id"], 2**63),
     "game version 2**63": (["games", 0, "version"], 2**63),
     "history deal 2**63": (["games", 0, "history", 0, "deal_number"], 2**63),

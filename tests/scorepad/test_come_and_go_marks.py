@@ -31,7 +31,7 @@ def test_a_newcomers_chart_line_starts_where_they_sat_down(romme):
     record_penalty(romme, 3, {0: 5, 1: 5, 2: 5})  # Dana's first deal is deal 3
     sheet = build_sheet(Game.objects.get(pk=romme.pk))
     chart = Chart.build(sheet)
-    lines = {s.seat.player.name: s.points.split() for s in chart.series}
+    lines = {s.seat.name: s.points.split() for s in chart.series}
     assert len(lines["Anna"]) == 4  # deal 0 to deal 3
     assert len(lines["Dana"]) == 2  # from after deal 2 (40) to deal 3 (40)
     assert lines["Dana"][0].split(",")[0] == lines["Anna"][2].split(",")[0]

@@ -65,7 +65,7 @@ def test_the_json_export_of_such_names_imports_back_unchanged(client):
     response = client.post(reverse("game-import"), {"text": raw.decode()})
     assert response.status_code == 302
     imported = Game.objects.exclude(pk=game.pk).get()
-    assert [s.player.name for s in imported.seats.order_by("position")] == names
+    assert [s.name for s in imported.seats.order_by("position")] == names
     again = json.loads(
         client.get(reverse("game-export-json", kwargs={"token": imported.viewer_token})).content
     )

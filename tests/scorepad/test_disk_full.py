@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from continental.diskfull import is_disk_full
 from scorepad.apps import JOURNAL_SIZE_LIMIT, WAL_AUTOCHECKPOINT_PAGES, tune_sqlite
-from scorepad.models import Deal, Game, GameEvent, Player
+from scorepad.models import Circle, Deal, Game, GameEvent
 from tests.factories import GameFactory, classic_form_data, record_classic
 from tests.scorepad.conftest import own
 
@@ -40,7 +40,7 @@ def state():
         list(Game.objects.order_by("pk").values_list("pk", "version", "status")),
         Deal.objects.count(),
         GameEvent.objects.count(),
-        Player.objects.count(),
+        Circle.objects.count(),
     )
 
 

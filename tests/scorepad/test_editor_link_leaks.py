@@ -16,7 +16,7 @@ from django.utils import translation
 from continental.logfilters import LINK_PARAMETERS, mask
 from scorepad.models import Evening
 from tests.continental.test_logging import _Request, _Response, gunicorn_logger
-from tests.factories import ACTOR, GameFactory, record_classic
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.urlconf import routes
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,9 @@ def english():
 
 @pytest.fixture
 def finished():
-    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo"])
+    game = GameFactory(
+        variant_id="classic", players=["Anna", "Ben", "Cleo"], circle=CircleFactory()
+    )
     record_classic(game, 0, jokers=1)
     game.refresh_from_db()
     game.end(version=game.version, once="end-it-0123456789ab", actor=ACTOR)
@@ -57,7 +59,11 @@ def test_play_again_carries_no_link_of_the_game_and_works_without_javascript(fin
     assert new_game.status_code == 200
     body = new_game.content.decode()
     for seat in finished.seats.all():
-        assert f'value="p:{seat.player_id}"' in body  # the same players, seated in order
+        # The same players, seated in order: the circle's people through the editor link,
+        # their names only through the viewer link (a new game outside the circle).
+        value = f"p:{seat.person_id}" if link == "editor_token" else f"n:{seat.name}"
+        assert f'value="{value}"' in body
+    assert ("A game of the circle" in body) == (link == "editor_token")
     assert not Client().get(reverse("game-new")).content.decode().count('value="p:')
 
 
@@ -66,7 +72,7 @@ def test_a_play_again_reference_that_was_tampered_with_opens_an_empty_new_game(f
         Client().get(reverse("game", kwargs={"token": finished.viewer_token})).content.decode()
     )
     response = Client().get(href[:-3] + "xyz")
-    assert response.status_code == 200 and 'value="p:' not in response.content.decode()
+    assert response.status_code == 200 and 'name="seat"' not in response.content.decode()
 
 
 def test_an_old_play_again_link_with_the_editor_link_still_works_and_is_not_stored(finished):
@@ -123,12 +129,12 @@ def normal(body: bytes, *tokens: str) -> bytes:
     return body
 
 
-def requests_with(editor: str, evening_editor: str, pk: int):
+def requests_with(editor: str, evening_editor: str, pk: int, circle_editor: str = ""):
     """Every GET the URLconf has, with an editor link in each place a link may be given:
     (the URL, the same URL with an unknown link in that place, the link)."""
     bogus = "B" * 24
     for route in routes():
-        link = evening_editor if route.kind == "evening" else editor
+        link = {"evening": evening_editor, "circle": circle_editor}.get(route.kind, editor)
         values = {"number": 1, "pk": pk, "code": "de", "variant_id": "classic"}
         if route.kind:
             path, other = route.url(token=link, **values), route.url(token=bogus, **values)
@@ -147,9 +153,12 @@ def requests_with(editor: str, evening_editor: str, pk: int):
 
 def test_every_answer_that_holds_an_editor_link_is_not_stored(finished):
     evening = Evening.objects.create(stake="0.10")
-    player = finished.seats.first().player_id
+    player = finished.seats.first().person_id
     held = []
-    for url, other_url, link in requests_with(finished.editor_token, evening.editor_token, player):
+    circle = finished.circle.editor_token
+    for url, other_url, link in requests_with(
+        finished.editor_token, evening.editor_token, player, circle
+    ):
         response = Client().get(url)
         if response.status_code == 405:
             continue  # not a page (a write): its answers are the writes' tests

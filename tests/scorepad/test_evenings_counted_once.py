@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import translation
 
 from scorepad.evenings import build_evening
-from scorepad.models import Evening, EveningEvent, EveningGame, Game, Player
+from scorepad.models import Circle, Evening, EveningEvent, EveningGame, Game
 from tests.factories import ACTOR, GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
 from tests.scorepad.test_backup_evenings import evenings, export, reload  # noqa: F401
@@ -190,7 +190,7 @@ def test_a_backup_with_a_game_in_two_evenings_restores_nothing(evenings, tmp_pat
     (tmp_path / "twice.json").write_text(json.dumps(document))
     Evening.objects.all().delete()
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     with pytest.raises(CommandError, match="counts in one evening only.*Nothing was imported"):
         call_command("backup", "import", str(tmp_path / "twice.json"), stdout=io.StringIO())
     assert not Game.objects.exists() and not Evening.objects.exists()

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rules.engine.variants import VARIANT_IDS
 from scorepad.forms import once_token
-from scorepad.models import Deal, DealScore, Game, GameEvent, Player
+from scorepad.models import Circle, Deal, DealScore, Game, GameEvent
 from scorepad.sheet import build_sheet
 from scorepad.transfer import export_document
 from tests.factories import (
@@ -155,14 +155,14 @@ NEW_GAME_FIELDS = [
 @example(data={**NEW_GAME_BASE, "variant": "contract-nordic", "schedule": "9" * 5000}, htmx=False)
 @example(data={**NEW_GAME_BASE, "value_per_point": "9" * 5000}, htmx=False)
 def test_new_game_never_500_and_creates_a_game_only_when_it_starts_one(data, htmx):
-    games, players = Game.objects.count(), Player.objects.count()
+    games, players = Game.objects.count(), Circle.objects.count()
     headers = {"HX-Request": "true"} if htmx else {}
     response = fresh_client().post(url_new_game(), data, headers=headers)
     assert response.status_code < 500, response.content[:800]
     started = response.status_code == 302 or "HX-Redirect" in response
     assert Game.objects.count() == games + (1 if started else 0)
     if not started:
-        assert Player.objects.count() == players
+        assert Circle.objects.count() == players
     else:
         game = Game.objects.order_by("-pk").first()
         assert game.seats.count() >= 2
@@ -379,7 +379,7 @@ def import_bodies(draw):
 @example(body=b'{"format": "continental-scorepad", "format_version": 1, "variant": "classic", '
          b'"players": ["A", "B"], "value_per_point": [0, [1, 2], -2]}', as_file=False)  # fmt: skip
 def test_import_never_500_and_a_refused_file_changes_nothing(body, as_file):
-    counts = (Game.objects.count(), Player.objects.count(), Deal.objects.count())
+    counts = (Game.objects.count(), Circle.objects.count(), Deal.objects.count())
     if as_file:
         data = {"file": SimpleUploadedFile("game.json", body, "application/json")}
     else:
@@ -388,7 +388,7 @@ def test_import_never_500_and_a_refused_file_changes_nothing(body, as_file):
         path = reverse("game-import")
     response = fresh_client().post(path, data)
     assert response.status_code in (200, 302, 400), response.content[:800]
-    after = (Game.objects.count(), Player.objects.count(), Deal.objects.count())
+    after = (Game.objects.count(), Circle.objects.count(), Deal.objects.count())
     if response.status_code == 302:
         assert after[0] == counts[0] + 1
         game = Game.objects.order_by("-pk").first()

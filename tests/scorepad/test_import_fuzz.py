@@ -16,7 +16,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scorepad.models import Game, Player
+from scorepad.models import Circle, Game
 from tests.factories import GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,7 @@ def exports(django_db_setup, django_db_blocker):
         ]
         # Made outside a test's transaction: leave the database as empty as it was.
         Game.objects.all().delete()
-        Player.objects.all().delete()
+        Circle.objects.all().delete()
     return docs
 
 

@@ -13,8 +13,8 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.urls import reverse
 
-from scorepad.models import Game, GameEvent, Player
-from tests.factories import GameFactory, record_classic, record_penalty
+from scorepad.models import Circle, Game, GameEvent, Person
+from tests.factories import CircleFactory, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_a_name_with_nul_or_a_lone_surrogate_is_a_form_error(client, name, uploa
     response = post_import(client, document(players=[name, "Ben"]), upload=upload)
     assert response.status_code == 200
     assert "The file holds a character that cannot be stored" in response.content.decode()
-    assert not Game.objects.exists() and not Player.objects.exists()
+    assert not Game.objects.exists() and not Circle.objects.exists()
 
 
 @pytest.mark.parametrize(
@@ -130,7 +130,7 @@ def test_a_character_that_only_looks_odd_is_imported(client):
     response = post_import(client, document(players=names))
     assert response.status_code == 302
     game = Game.objects.get()
-    assert [s.player.name for s in game.seats.order_by("position")] == [
+    assert [s.name for s in game.seats.order_by("position")] == [
         "\ufffd",
         "\U0001f0cf Jo",
         "tab bed",
@@ -142,7 +142,7 @@ def test_a_character_that_only_looks_odd_is_imported(client):
 
 @pytest.fixture
 def three_games():
-    first = GameFactory(variant_id="classic", players=["Anna", "Ben"])
+    first = GameFactory(variant_id="classic", players=["Anna", "Ben"], circle=CircleFactory())
     record_classic(first, 0, jokers=1)
     second = GameFactory(variant_id="romme", players=["Cleo", "Dan"])
     record_penalty(second, 0, {1: 20})
@@ -176,7 +176,7 @@ def test_the_backup_export_names_a_damaged_game_and_writes_the_others(
     assert f"Game #{three_games[1].pk} could not be read" in err.getvalue()
     written = json.loads(path.read_text())
     assert [g["id"] for g in written["games"]] == [three_games[0].pk, three_games[2].pk]
-    assert len(written["players"]) == 7  # every player is kept
+    assert len(written["circles"][0]["people"]) == 2  # every person is kept
 
 
 def test_a_whole_backup_still_exits_0(three_games, tmp_path):
@@ -192,18 +192,18 @@ def test_a_backup_with_nul_and_lone_surrogates_is_restored_cleaned_with_a_report
     # As an SQLite database that stored them before the import check held them: Anna's
     # name with a NUL wherever it is written, a device name with a lone surrogate.
     doc = json.loads(out.getvalue().replace('"Anna"', '"An\\u0000na"'))
-    anna = next(p for p in doc["players"] if p["name"] == "An\x00na")
+    anna = next(p for p in doc["circles"][0]["people"] if p["name"] == "An\x00na")
     doc["games"][1]["history"][0]["device"] = "ph\ud800one"
     path = tmp_path / "backup.json"
     path.write_text(json.dumps(doc))
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     err, out = io.StringIO(), io.StringIO()
     call_command("backup", "import", str(path), stdout=out, stderr=err)
-    assert out.getvalue() == "Restored 3 games and 7 players.\n"
+    assert out.getvalue() == "Restored 3 games and 2 people of circles.\n"
     report = err.getvalue()
-    assert f"Player #{anna['id']}: 1 text(s) held a NUL" in report
+    assert f"Circle #{doc['circles'][0]['id']}: 1 text(s) held a NUL" in report
     assert f"Game #{three_games[0].pk}: 3 text(s)" in report  # players, dealer, standings
     assert f"Game #{three_games[1].pk}: 1 text(s)" in report
-    assert Player.objects.get(pk=anna["id"]).name == "Anna"
+    assert Person.objects.get(pk=anna["id"]).name == "Anna"
     assert GameEvent.objects.get(game_id=three_games[1].pk).device == "ph\ufffdone"

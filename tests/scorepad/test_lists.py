@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from scorepad.access import SEEN
 from scorepad.models import Game
-from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import own
 
 pytestmark = pytest.mark.django_db
@@ -54,21 +54,16 @@ def test_the_game_list_splits_games_in_progress_and_finished(client):
 
 
 def test_players_have_their_record_per_variant(client):
-    a = GameFactory(players=["Anna", "Ben"])
+    circle = CircleFactory()
+    a = GameFactory(players=["Anna", "Ben"], circle=circle)
     record_classic(a, 0, jokers=1)  # Anna +3
     record_classic(a, 0)  # Anna +11
     record_classic(a, 1)  # Ben +11
     finish(a)
-    anna = a.seats.get(position=0).player
-    ben = a.seats.get(position=1).player
-    b = GameFactory(variant_id="romme", players=["X", "Y"])
-    b.seats.filter(position=0).update(player=anna)
-    b.seats.filter(position=1).update(player=ben)
+    b = GameFactory(variant_id="romme", players=["Anna", "Ben"], circle=circle)
     record_penalty(b, 1, {0: 40})
     record_penalty(b, 0, {1: 7})
-    own(client, a)
-    own(client, b)
-    body = client.get("/en/players/").content.decode()
+    body = client.get(f"/en/circles/{circle.viewer_token}/players/").content.decode()
     anna_part = body[body.index(">Anna<") : body.index(">Ben<")]
 
     def stats(variant_text):
@@ -86,10 +81,12 @@ def test_players_have_their_record_per_variant(client):
     assert [v for _, v in stats("Rommé")] == ["1", "no game finished yet", "2", "20.0", "0", "40"]
 
 
-def test_the_players_list_is_limited_to_this_phones_games(client):
-    GameFactory(players=["Secret", "Agent"])
-    body = client.get("/en/players/").content.decode()
-    assert "Secret" not in body and "No players yet" in body
+def test_the_players_list_is_limited_to_the_circles_games(client):
+    circle = CircleFactory()
+    GameFactory(players=["Secret", "Agent"])  # outside any circle
+    GameFactory(players=["Agent", "Spy"], circle=CircleFactory())  # another circle
+    body = client.get(f"/en/circles/{circle.viewer_token}/players/").content.decode()
+    assert "Secret" not in body and "Agent" not in body and "No players yet" in body
 
 
 def test_opening_links_stores_nothing_on_the_server_and_keeps_the_newest(client):
@@ -124,7 +121,8 @@ def test_a_mangled_seen_cookie_lists_only_real_links(client):
     ],
 )
 def test_the_players_are_in_the_order_of_the_pages_language(client, lang, order):
-    own(client, GameFactory(players=["Zoë", "Ümit", "Åsa", "Íñigo"]))
-    body = client.get(f"/{lang}/players/").content.decode()
+    circle = CircleFactory()
+    GameFactory(players=["Zoë", "Ümit", "Åsa", "Íñigo"], circle=circle)
+    body = client.get(f"/{lang}/circles/{circle.viewer_token}/players/").content.decode()
     names = re.findall(r'<h2 id="player-\d+">([^<]+)</h2>', body)
     assert names == order

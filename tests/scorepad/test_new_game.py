@@ -53,7 +53,7 @@ def test_starting_creates_the_game_with_its_options_and_grants_this_phone_editor
     assert response["Location"] == reverse("game", kwargs={"token": game.editor_token})
     assert game.options == {"twos_wild": False}  # the unticked box: jokers only
     assert game.first_dealer == 1
-    assert [s.player.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
+    assert [s.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
     assert client.session[CREATED] == [game.pk]
     assert GameEvent.objects.get(game=game).kind == "started"
 
@@ -112,30 +112,55 @@ def test_no_game_chosen_is_refused(client):
     assert not Game.objects.exists()
 
 
-def test_players_of_this_phones_earlier_games_are_offered_and_reused(client):
-    earlier = GameFactory(players=["Anna", "Ben"])
-    own(client, earlier)
-    anna = earlier.seats.get(position=0).player
-    body = client.get(URL).content.decode()
-    assert f'value="pick:{anna.pk}"' in body
-    body = client.post(URL, {"op": f"pick:{anna.pk}", "seat": []}).content.decode()
-    assert f'name="seat" value="p:{anna.pk}"' in body
+def test_the_people_of_a_circle_are_offered_and_reused_in_its_game(client):
+    from scorepad.access import circle_reference
+    from tests.factories import CircleFactory
+
+    circle = CircleFactory()
+    earlier = GameFactory(players=["Anna", "Ben"], circle=circle)
+    anna = earlier.seats.get(position=0).person
+    ref = circle_reference(circle)
+    body = client.get(URL, {"circle": ref}).content.decode()
+    # The last game's people are seated already: a new week's game is two taps.
+    assert re.findall(r'name="seat" value="(p:\d+)"', body) == [
+        f"p:{s.person_id}" for s in earlier.seats.order_by("position")
+    ]
+    body = client.post(URL, {"op": "remove:0", "seat": [f"p:{anna.pk}"], "circle": ref})
+    body = client.post(URL, {"op": f"pick:{anna.pk}", "seat": [], "circle": ref})
+    assert f'name="seat" value="p:{anna.pk}"' in body.content.decode()
     start_data = {"variant": "classic", "op": "start", "seat": [f"p:{anna.pk}", "n:ben"]}
-    client.post(URL, {**start_data, "first_dealer": "draw"})
+    client.post(URL, {**start_data, "first_dealer": "draw", "circle": ref})
     game = Game.objects.exclude(pk=earlier.pk).get()
-    players = [s.player for s in game.seats.order_by("position")]
-    assert players[0] == anna
-    assert players[1].name == "Ben"  # typed "ben" matched the remembered Ben
+    assert game.circle == circle
+    people = [s.person for s in game.seats.order_by("position")]
+    assert people[0] == anna
+    assert people[1] == circle.find("Ben")  # typed "ben" matched the circle's Ben
+    assert [s.name for s in game.seats.order_by("position")] == ["Anna", "Ben"]
 
 
-def test_players_of_other_phones_are_neither_offered_nor_seated(client):
-    stranger = GameFactory(players=["Zoe", "Yann"]).seats.get(position=0).player
+def test_a_game_outside_any_circle_offers_no_one_and_matches_no_name(client):
+    """Names typed outside a circle are names: no one of another game, of this phone or
+    not, is offered, and a seat of another game sent by hand is not seated."""
+    from tests.factories import CircleFactory
+
+    mine = GameFactory(players=["Zoe", "Yann"])
+    own(client, mine)
+    circle_game = GameFactory(players=["Zoe", "Xia"], circle=CircleFactory())
+    stranger = circle_game.seats.get(position=0).person
     body = client.get(URL).content.decode()
-    assert "Zoe" not in body
+    assert "Zoe" not in body and "pick:" not in body
     body = client.post(
         URL, {"op": "add", "name": "Al", "seat": [f"p:{stranger.pk}"]}
     ).content.decode()
     assert "Zoe" not in body
+    client.post(URL, {"variant": "classic", "op": "start", "seat": ["n:Zoe", "n:Al"],
+                      "first_dealer": "0"})  # fmt: skip
+    game = Game.objects.exclude(pk__in=[mine.pk, circle_game.pk]).get()
+    assert game.circle is None
+    assert [(s.name, s.person) for s in game.seats.order_by("position")] == [
+        ("Zoe", None),
+        ("Al", None),
+    ]
 
 
 def test_play_again_starts_the_form_with_the_same_players_and_house_rules(client, db):
@@ -146,8 +171,8 @@ def test_play_again_starts_the_form_with_the_same_players_and_house_rules(client
     old.save()
     record_penalty(old, 0, {1: 10, 2: 20})
     body = client.get("/en/games/new/", {"again": old.viewer_token}).content.decode()
-    seats = re.findall(r'name="seat" value="p:(\d+)"', body)
-    assert [int(pk) for pk in seats] == [s.player.pk for s in old.seats.order_by("position")]
+    seats = re.findall(r'name="seat" value="n:([^"]+)"', body)
+    assert seats == ["Cleo", "Anna", "Ben"]
     assert re.search(r'value="romme"[^>]*checked', body)
     assert re.search(
         r'name="opt_romme_opening_minimum"[^>]*>.*?<option value="40" selected', body, re.S

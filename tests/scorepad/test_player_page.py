@@ -1,5 +1,6 @@
-"""A player's page: OpenSkill rating, record, streaks and head-to-head per variant, computed
-on read from the stored deals, so a corrected deal changes them at once."""
+"""A person's page in a circle: OpenSkill rating, record, streaks and head-to-head per
+variant, computed on read from the circle's stored deals, so a corrected deal changes them at
+once; reached through the circle's link only."""
 
 import re
 
@@ -9,9 +10,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.models import DealScore, Player
-from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic, seats
-from tests.scorepad.conftest import own
+from scorepad.models import DealScore, Person
+from tests.factories import (
+    ACTOR,
+    CircleFactory,
+    GameFactory,
+    classic_form_data,
+    record_classic,
+    seats,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,12 +28,9 @@ def finish(game):
     game.end(version=game.version, once=f"end-{game.pk:020d}", actor=ACTOR)
 
 
-def play(names, winners, players=None):
-    """A finished classic game of these players, one deal per winner (seat positions)."""
-    game = GameFactory(players=names)
-    if players:
-        for position, player in enumerate(players):
-            game.seats.filter(position=position).update(player=player)
+def play(names, winners, circle):
+    """A finished classic game of the circle, one deal per winner (seat positions)."""
+    game = GameFactory(players=names, circle=circle)
     for winner in winners:
         record_classic(game, winner)
     finish(game)
@@ -35,19 +39,19 @@ def play(names, winners, players=None):
 
 @pytest.fixture
 def table(client):
-    """Anna wins twice against Ben and Cleo, Ben wins once; the phone knows all three."""
-    first = play(["Anna", "Ben", "Cleo"], [0, 0, 1])
-    people = [s.player for s in seats(first)]
-    second = play(["A", "B", "C"], [0], players=people)
-    third = play(["A", "B", "C"], [1, 1], players=people)
-    for game in (first, second, third):
-        own(client, game)
+    """Anna wins twice against Ben and Cleo, Ben wins once; all in one circle."""
+    circle = CircleFactory()
+    first = play(["Anna", "Ben", "Cleo"], [0, 0, 1], circle)
+    people = [s.person for s in seats(first)]
+    second = play(["Anna", "Ben", "Cleo"], [0], circle)
+    third = play(["Anna", "Ben", "Cleo"], [1, 1], circle)
     return people, [first, second, third]
 
 
 def page(client, player, lang="en"):
     with translation.override(lang):
-        path = reverse("player", kwargs={"pk": player.pk})
+        token = player.circle.viewer_token
+        path = reverse("circle-player", kwargs={"token": token, "pk": player.pk})
     return client.get(path)
 
 
@@ -70,9 +74,11 @@ def rating(body):
 
 def test_the_players_list_links_each_player_s_page(client, table):
     people, _games = table
-    body = client.get(reverse("player-list")).content.decode()
+    token = people[0].circle.viewer_token
+    body = client.get(reverse("circle-players", kwargs={"token": token})).content.decode()
     for player in people:
-        assert f'href="{reverse("player", kwargs={"pk": player.pk})}"' in body
+        path = reverse("circle-player", kwargs={"token": token, "pk": player.pk})
+        assert f'href="{path}"' in body
 
 
 def test_the_page_shows_rating_record_streaks_and_head_to_head(client, table):
@@ -119,19 +125,22 @@ def test_a_flagged_deal_counts_for_nothing_on_the_player_page(client, table):
 
 
 def test_a_game_in_progress_counts_its_deals_but_not_for_the_rating(client):
-    game = GameFactory(players=["Anna", "Ben"])
+    game = GameFactory(players=["Anna", "Ben"], circle=CircleFactory())
     record_classic(game, 0)
-    own(client, game)
-    anna = game.seats.get(position=0).player
+    anna = game.seats.get(position=0).person
     values = stats(page(client, anna).content.decode())
     assert values["Rating"] == "—" and values["Wins"] == "no game finished yet"
     assert values["Deals"] == "1" and values["Best deal"] == "+11"
 
 
-def test_a_player_this_phone_does_not_know_is_not_found(client, table):
-    stranger = GameFactory(players=["Secret", "Agent"]).seats.first().player
-    assert page(client, stranger).status_code == 404
-    assert client.get("/en/players/999999/").status_code == 404
+def test_a_person_of_another_circle_is_not_found_through_this_circle(client, table):
+    people, _games = table
+    stranger = GameFactory(players=["Secret", "Agent"], circle=CircleFactory()).seats.first()
+    token = people[0].circle.viewer_token
+    path = reverse("circle-player", kwargs={"token": token, "pk": stranger.person_id})
+    assert client.get(path).status_code == 404
+    assert client.get(f"/en/circles/{token}/players/999999/").status_code == 404
+    assert client.get("/en/players/").status_code == 404  # no list outside a circle
 
 
 def test_the_page_speaks_the_page_language(client, table):
@@ -150,25 +159,24 @@ def test_the_page_takes_the_same_number_of_queries_whatever_the_number_of_games(
             assert page(client, anna).status_code == 200
         return len(queries)
 
+    count()  # the first answer of a client reads once what it keeps (the session, the rate)
     few = count()
     for _ in range(3):
-        own(client, play(["A", "B", "C"], [2, 0], players=[anna, ben, cleo]))
-    dan = Player.objects.create(name="Dan")
-    own(client, play(["A", "B"], [1], players=[anna, dan]))
+        play(["Anna", "Ben", "Cleo"], [2, 0], anna.circle)
+    play(["Anna", "Dan"], [1], anna.circle)
     assert count() == few
 
 
 def test_a_player_who_joined_late_counts_the_deals_played_and_the_starting_total(client):
     from tests.factories import record_penalty
 
-    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"], circle=CircleFactory())
     record_penalty(game, 0, {1: 20, 2: 35})
     game.refresh_from_db()
     game.join("Dana", 50, version=game.version, once="dana-joins-0123456789", actor=ACTOR)
     record_penalty(game, 1, {0: 10, 2: 15, 3: 5})
     finish(game)
-    own(client, game)
-    dana = Player.objects.get(name="Dana")
+    dana = Person.objects.get(name="Dana")
     values = stats(page(client, dana).content.decode())
     assert values["Deals"] == "1" and values["Best deal"] == "5"
     # Dana 55, Anna 10, Ben 20, Cleo 50: last place, behind everyone.

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorepad.management.commands.backup import export_database, import_database
-from scorepad.models import Deal, Game, GameEvent, Player
+from scorepad.models import Circle, Deal, Game, GameEvent
 from tests.factories import GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import hidden, own
 
@@ -190,7 +190,7 @@ def restore_from_a_backup(creator, game):
     # Entries made after the restore would otherwise reuse the old ids by chance.
     GameFactory(variant_id="classic", players=2).events.create(kind="created", actor="x")
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     import_database(document)
     game = Game.objects.get(editor_token=game.editor_token)
     return game, creator.get(url(game, "game-history")).content.decode()

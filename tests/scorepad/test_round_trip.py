@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.models import Game, GameEvent, Player
+from scorepad.models import Circle, Game, GameEvent
 from scorepad.sheet import build_sheet, load_game
 from scorepad.transfer import ImportProblem, import_game
 from tests.factories import GameFactory, classic_form_data, penalty_form_data
@@ -110,7 +110,7 @@ def sheet_of(game):
     return {
         "status": game.status,
         "target": (game.target_score, game.target_deals),
-        "seats": [(s.player.name, s.active, s.start, s.total, s.place) for s in sheet.seats],
+        "seats": [(s.name, s.active, s.start, s.total, s.place) for s in sheet.seats],
         "rows": [
             (
                 row.deal.number,
@@ -123,7 +123,7 @@ def sheet_of(game):
             for row in sheet.rows
         ],
         "totals": sheet.totals,
-        "standings": [(seat.player.name, st.total, st.place) for seat, st in sheet.standings],
+        "standings": [(seat.name, st.total, st.place) for seat, st in sheet.standings],
     }
 
 
@@ -147,7 +147,7 @@ def test_a_backup_of_such_a_game_restores_the_same_sheet(make, tmp_path):
     path = tmp_path / "backup.json"
     call_command("backup", "export", str(path), stderr=io.StringIO())
     Game.objects.all().delete()
-    Player.objects.all().delete()
+    Circle.objects.all().delete()
     call_command("backup", "import", str(path), stdout=io.StringIO())
     assert sheet_of(Game.objects.get(pk=game.pk)) == before
 
@@ -160,7 +160,7 @@ def test_a_file_with_too_many_at_the_table_in_one_deal_is_still_refused():
     document["deals"][0]["players"] = [0, 1, 2, 3, 4]
     document["deals"][0]["scores"] = [0, 20, 35, 5, 0]
     with pytest.raises(ImportProblem, match="is for 2 to 4 players; the table has 5"):
-        import_game(document, remembered={}, actor=None)
+        import_game(document, actor=None)
 
 
 def test_a_file_whose_table_at_the_end_is_too_large_is_refused():
@@ -170,7 +170,7 @@ def test_a_file_whose_table_at_the_end_is_too_large_is_refused():
     )
     document["left"] = []
     with pytest.raises(ImportProblem, match="is for 2 to 4 players; the table has 5"):
-        import_game(document, remembered={}, actor=None)
+        import_game(document, actor=None)
 
 
 @pytest.mark.parametrize("deals", [0, 1])

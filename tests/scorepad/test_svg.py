@@ -12,9 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from scorepad.access import circle_reference
 from scorepad.models import Evening
-from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
-from tests.scorepad.conftest import hidden, own
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
+from tests.scorepad.conftest import hidden
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +34,8 @@ MANY = {"viewBox", "points"}
 URL = re.compile(r"url\(#([\w-]+)\)")
 
 
-def finished_classic(names, deals):
-    game = GameFactory(variant_id="classic", players=names)
+def finished_classic(names, deals, circle=None):
+    game = GameFactory(variant_id="classic", players=names, circle=circle)
     for winner in deals:
         record_classic(game, winner)
     game.refresh_from_db()
@@ -47,18 +48,19 @@ def pages(db):
     """The pages with charts: a game's, an evening's (stake 0.15: amounts with decimals) and a
     player's (a rating with decimals), each reached by a phone that may open them."""
     client = Client()
-    first = finished_classic(["Anna", "Ben", "Cleo"], [0, 1, 2, 0])
-    second = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    circle = CircleFactory()
+    first = finished_classic(["Anna", "Ben", "Cleo"], [0, 1, 2, 0], circle)
+    second = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"], circle=circle)
     record_penalty(second, 0, {1: 37, 2: 11})
     second.refresh_from_db()
     second.end(version=second.version, once=None, actor=ACTOR)
-    third = finished_classic(["Anna", "Ben", "Cleo"], [1, 1])
-    for game in (first, second, third):
-        own(client, game)
-    form = client.get(reverse("evening-new")).content.decode()
+    third = finished_classic(["Anna", "Ben", "Cleo"], [1, 1], circle)
+    ref = circle_reference(circle)
+    form = client.get(reverse("evening-new"), {"circle": ref}).content.decode()
     answer = client.post(
         reverse("evening-new"),
         {
+            "circle": ref,
             "name": "Friday",
             "stake": "0.15",
             "once": hidden(form, "once"),
@@ -67,11 +69,13 @@ def pages(db):
     )
     assert answer.status_code == 302
     evening = Evening.objects.get()
-    anna = first.seats.get(position=0).player
+    anna = first.seats.get(position=0).person
     return client, {
         "game": lambda: reverse("game", kwargs={"token": first.viewer_token}),
         "evening": lambda: reverse("evening", kwargs={"token": evening.viewer_token}),
-        "player": lambda: reverse("player", kwargs={"pk": anna.pk}),
+        "player": lambda: reverse(
+            "circle-player", kwargs={"token": circle.viewer_token, "pk": anna.pk}
+        ),
     }
 
 

@@ -5,15 +5,19 @@ editor links A shared with it, phone C only the viewer links. Every rule is one 
 person at the table does through the pages, as a browser without JavaScript posts it: start a
 game of any variant and schedule; record a deal by rows, points or cards; correct one, also
 from a form opened before another phone's change; undo, Redo, delete, bring back; end and
-resume; join, leave, come back, rename, set a target; start an evening, add and take out a
-game, carry the balances; replace a link; export a game and import it; back up the whole
-database and restore it; post an old form again; and try every write with a viewer link.
+resume; join, leave, come back, rename a seat, set a target; start an evening, add and take
+out a game, carry the balances; start a circle, start its game from its page (its last
+game's people seated), rename a person across the circle, merge two people and separate them
+again; replace a link; export a game and import it; back up the whole database and restore
+it; post an old form again; and try every write with a viewer link.
 
 After every step the pages of what the step touched answer (200 where the link may open them,
 its refusal where not, never a 500) in a language drawn at random, every SVG on them is
 well-formed with a visible stroke on each line, and the totals of every game and the money of
-every evening equal the model's (``tests/whole/model.py``). At the end of each example every
-page answers in all six languages.
+every evening equal the model's (``tests/whole/model.py``); nothing a step did not touch has
+changed, and circles are isolated: a seat's person is of its game's circle, a game outside
+any circle has none, and a step on one circle changes no other circle. At the end of each
+example every page answers in all six languages.
 
 A new write of the app gets its rule here (CONTRIBUTING in the README says so), and
 ``test_every_write_has_a_rule`` fails until it has one.
@@ -77,6 +81,11 @@ WRITES = {
     "evening-remove": "take_out_of_evening",
     "evening-carry": "carry_balances",
     "evening-link": "replace_evening_link",
+    "circle-new": "start_circle",
+    "circle-rename": "rename_person",
+    "circle-merge": "merge_or_separate",
+    "circle-separate": "merge_or_separate",
+    "circle-link": "replace_circle_link",
 }
 # Pages that take POST but change nothing stored (a language choice, the checker, the API).
 NOT_WRITES = {"choose-language", "check", "api-check"}
@@ -141,6 +150,8 @@ class Walk(RuleBasedStateMachine):
         self.evenings: dict[int, MEvening] = {}
         self.links: dict[str, dict[int, str]] = {"B": {}, "C": {}}  # phone -> game -> token
         self.evening_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
+        self.circles: dict[int, set[int]] = {}  # circle -> its games
+        self.touched_circles: set[int] = set()
         self.touched: set[int] = set()
         self.touched_evenings: set[int] = set()
         self.posted: list[tuple[str, Form, dict]] = []  # (phone, form, values) to replay
@@ -511,7 +522,10 @@ class Walk(RuleBasedStateMachine):
             assert form is None, "End or Resume offered in a contract game"
             return
         if form is None or not form.buttons:
-            assert not mgame.deals, "no End or Resume on a sheet with deals"
+            # A contract game ends with its last deal: it has no End or Resume.
+            assert not mgame.deals or mgame.total_deals is not None, (
+                f"no End or Resume on a sheet with deals ({page.status})"
+            )
             return
         button = form.buttons[0]
         before = self.game(pk).version
@@ -568,9 +582,18 @@ class Walk(RuleBasedStateMachine):
         variant = get_variant(mgame.variant)
         taken = {s.name.casefold() for s in mgame.seats}
         fits = len(mgame.active_positions()) < variant.max_players
+        game = self.game(pk)
+        if game.circle is not None:  # the circle's person of that name may sit here already
+            from scorepad.models import Seat
+
+            person = game.circle.find(name)
+            sits = person and Seat.objects.filter(game=game, person__in=person.family()).exists()
+            fits = fits and not sits
         if fits and name.casefold() not in taken:
             assert after == before + 1, f"{name} could not join"
-            mgame.seats.append(MSeat(name, start=start))
+            mgame.seats.append(
+                MSeat(self.game(pk).seats.order_by("position").last().name, start=start)
+            )
             self.touched.add(pk)
         else:
             assert after == before, f"{name} joined a full table or twice"
@@ -623,21 +646,9 @@ class Walk(RuleBasedStateMachine):
             return
         assert after == before + 1, f"renaming to {new} was refused"
         mgame.seats[position].name = new
+        # A seat's name belongs to its game (issue 22): this game alone changes, whatever
+        # circle it is in; the invariant fails if any other game does.
         self.touched.add(pk)
-        # Until issue 22 (circles) lands, a seat is a Player row that other games may share
-        # (a remembered name, an import of this game): the rename shows there too. Those
-        # games are the "games that share a player" the isolation invariant leaves out.
-        from scorepad.models import Seat
-
-        player = Seat.objects.get(game_id=pk, position=position).player_id
-        for other, at in (
-            Seat.objects.filter(player_id=player)
-            .exclude(game_id=pk)
-            .values_list("game_id", "position")
-        ):
-            if other in self.games:
-                self.games[other].seats[at].name = new
-                self.touched.add(other)
 
     @rule(
         i=st.integers(0, 99),
@@ -795,11 +806,11 @@ class Walk(RuleBasedStateMachine):
         assert not broken
         document = json.loads(json.dumps(document))
         with transaction.atomic():
-            from scorepad.models import Player
+            from scorepad.models import Circle
 
             Evening.objects.all().delete()
             Game.objects.all().delete()
-            Player.objects.all().delete()
+            Circle.objects.all().delete()
             import_database(document)
         after = {pk: self.export(pk) for pk in self.games}
         for pk, mgame in self.games.items():  # the history's entries have new ids
@@ -811,6 +822,134 @@ class Walk(RuleBasedStateMachine):
             assert self.phones["C"].get(self.url(pk, "C")).status == pages[pk]
         self.touched.update(self.games)
         self.touched_evenings.update(self.evenings)
+        self.touched_circles.update(self.circles)
+
+    # --- circles ---------------------------------------------------------------------------
+    def circle_page(self, pk: int) -> Page:
+        from scorepad.models import Circle
+
+        page = self.phones["A"].get(f"/en/circles/{Circle.objects.get(pk=pk).editor_token}/")
+        assert page.status == 200, f"circle page answered {page.status}"
+        return page
+
+    @rule(name=st.sampled_from(["Tuesdays", "Family", "Club"]))
+    @precondition(lambda self: len(self.circles) < 2)
+    def start_circle(self, name):
+        from scorepad.models import Circle
+
+        page = self.phones["A"].get("/en/circles/new/")
+        form = page.form("/circles/new/")
+        before = set(Circle.objects.values_list("pk", flat=True))
+        self.post("A", form, {"name": name})
+        created = set(Circle.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, "starting a circle made no circle"
+        pk = created.pop()
+        self.circles[pk] = set()
+        self.touched_circles.add(pk)
+
+    @rule(c=st.integers(0, 9), variant=st.sampled_from(VARIANT_IDS), data=st.data())
+    @precondition(lambda self: self.circles and len(self.games) < 6)
+    def circle_game(self, c, variant, data):
+        """A game started from the circle's page: its last game's people are seated; the
+        table adds a name or two (matched against the circle's people only)."""
+        pk = sorted(self.circles)[c % len(self.circles)]
+        [href] = self.circle_page(pk).links("/games/new/?circle=")
+        page = self.phones["A"].get(href)
+        form = page.form("/games/new/")
+        seated = [v for k, v in form.defaults() if k == "seat"]
+        variant_ = get_variant(variant)
+        for name in data.draw(st.permutations(NAMES))[: max(0, variant_.min_players - len(seated))]:
+            page = self.post("A", form, {"name": name}, button=form.button(value="add"))
+            form = page.form("/games/new/")
+        seated = [v for k, v in form.defaults() if k == "seat"]
+        if not variant_.min_players <= len(seated) <= variant_.max_players:
+            return
+        before = set(Game.objects.values_list("pk", flat=True))
+        values = {"variant": variant, "first_dealer": "0"}
+        self.post("A", form, values, button=form.button(value="start"))
+        created = set(Game.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, f"starting a circle's game made {len(created)} games"
+        game = self.game(created.pop())
+        assert game.circle_id == pk
+        total = len(variant_.schedule) if variant_.is_contract else None
+        names = [s.name for s in game.seats.order_by("position")]
+        self.games[game.pk] = MGame(
+            pk=game.pk, variant=variant, seats=[MSeat(n) for n in names], total_deals=total
+        )
+        self.circles[pk].add(game.pk)
+        self.links["B"][game.pk] = game.editor_token
+        self.links["C"][game.pk] = game.viewer_token
+        self.touched.add(game.pk)
+        self.touched_circles.add(pk)
+
+    @rule(c=st.integers(0, 9), k=st.integers(0, 99), name=st.sampled_from(NAMES))
+    @precondition(lambda self: self.circles)
+    def rename_person(self, c, k, name):
+        from scorepad.models import Circle
+
+        pk = sorted(self.circles)[c % len(self.circles)]
+        circle = Circle.objects.get(pk=pk)
+        people = circle.people()
+        form = self.circle_page(pk).form("/people/rename/")
+        if form is None or not people:
+            return
+        person = people[k % len(people)]
+        new = f"{name} {k % 3}"
+        before = circle.version
+        self.post("A", form, {"person": str(person.pk), "name": new})
+        after = Circle.objects.get(pk=pk).version
+        taken = {p.name.casefold() for p in people if p.pk != person.pk}
+        assert (after == before + 1) == (new.casefold() not in taken), f"rename to {new}"
+        self.touched_circles.add(pk)
+
+    @rule(c=st.integers(0, 9), k=st.integers(0, 99), j=st.integers(0, 99))
+    @precondition(lambda self: self.circles)
+    def merge_or_separate(self, c, k, j):
+        """Merge two people, or separate one merged before: no game's seats, names or totals
+        change (the invariant's fingerprints), only the circle."""
+        from scorepad.models import Circle, Person, Seat
+
+        pk = sorted(self.circles)[c % len(self.circles)]
+        circle = Circle.objects.get(pk=pk)
+        page = self.circle_page(pk)
+        merged = [f for f in page.forms if "/people/separate/" in f.action]
+        if merged and k % 2:
+            form = merged[j % len(merged)]
+            person = int(dict(form.defaults())["person"])
+            self.post("A", form)
+            assert Person.objects.get(pk=person).merged_into_id is None
+            self.touched_circles.add(pk)
+            return
+        people = circle.people()
+        form = page.form("/people/merge/")
+        if form is None or len(people) < 2:
+            return
+        one, other = people[k % len(people)], people[j % len(people)]
+        if one.pk == other.pk:
+            return
+        before = circle.version
+        self.post("A", form, {"person": str(one.pk), "into": str(other.pk)})
+        after = Circle.objects.get(pk=pk).version
+        shared = set(
+            Seat.objects.filter(person__in=one.family()).values_list("game", flat=True)
+        ) & set(Seat.objects.filter(person__in=other.family()).values_list("game", flat=True))
+        assert (after == before + 1) == (not shared), "merge refused or let through wrongly"
+        self.touched_circles.add(pk)
+
+    @rule(c=st.integers(0, 9), which=st.sampled_from(["viewer", "editor"]))
+    @precondition(lambda self: self.circles)
+    def replace_circle_link(self, c, which):
+        from scorepad.models import Circle
+
+        pk = sorted(self.circles)[c % len(self.circles)]
+        old = getattr(Circle.objects.get(pk=pk), f"{which}_token")
+        form = self.circle_page(pk).form("/links/")
+        assert form is not None, "no link replacement on the circle page"
+        self.post("A", form, button=form.button(value=which))
+        new = getattr(Circle.objects.get(pk=pk), f"{which}_token")
+        assert new != old
+        assert self.phones["C"].get(f"/en/circles/{old}/").status == 404
+        self.touched_circles.add(pk)
 
     # --- evenings --------------------------------------------------------------------------
     @rule(data=st.data())
@@ -948,7 +1087,11 @@ class Walk(RuleBasedStateMachine):
         prints = self.fingerprints()
         for key, before in self.prints.items():
             kind, pk = key
-            meant = self.touched if kind == "game" else self.touched_evenings
+            meant = {
+                "game": self.touched,
+                "evening": self.touched_evenings,
+                "circle": self.touched_circles,
+            }[kind]
             if pk in meant or key not in prints:
                 continue
             assert prints[key] == before, f"{kind} {pk} changed though no step touched it"
@@ -957,17 +1100,50 @@ class Walk(RuleBasedStateMachine):
             self.check_game(pk, [lang], every_phone=False)
         for pk in sorted(self.touched_evenings):
             self.check_evening(pk, [lang])
+        for pk in sorted(self.touched_circles):
+            self.check_circle(pk, [lang])
+        self.circles_are_isolated()
         self.touched.clear()
         self.touched_evenings.clear()
+        self.touched_circles.clear()
+
+    def circles_are_isolated(self) -> None:
+        """A seat's person is of its game's circle; a game outside any circle has no person;
+        every game is in the circle the walk started it in."""
+        from scorepad.models import Seat
+
+        for game_id, circle, person_circle in Seat.objects.values_list(
+            "game_id", "game__circle_id", "person__circle_id"
+        ):
+            assert person_circle == circle, f"a seat of game {game_id} is another circle's"
+        for pk, games in self.circles.items():
+            found = set(Game.objects.filter(circle_id=pk).values_list("pk", flat=True))
+            assert found == games, f"circle {pk} holds games {found}, the walk made {games}"
+
+    def check_circle(self, pk: int, langs) -> None:
+        from scorepad.models import Circle
+
+        circle = Circle.objects.get(pk=pk)
+        for lang in langs:
+            for token in (circle.editor_token, circle.viewer_token):
+                page = self.phones["C"].get(f"/{lang}/circles/{token}/")
+                assert page.status == 200, f"circle {lang}: {page.status}"
+                page = self.phones["C"].get(f"/{lang}/circles/{token}/players/")
+                assert page.status == 200, f"circle players {lang}: {page.status}"
+            for person in circle.people():
+                page = self.phones["C"].get(
+                    f"/{lang}/circles/{circle.viewer_token}/players/{person.pk}/"
+                )
+                assert page.status == 200, f"person page {lang}: {page.status}"
+                self.check_svgs(page)
 
     def fingerprints(self) -> dict[tuple[str, int], tuple]:
         from scorepad.models import Seat
 
         out: dict[tuple[str, int], tuple] = {}
         seats: dict[int, list] = {}
-        name = "name" if any(f.name == "name" for f in Seat._meta.get_fields()) else "player__name"
         for row in Seat.objects.order_by("game_id", "position").values_list(
-            "game_id", name, "total", "active"
+            "game_id", "name", "total", "active"
         ):
             seats.setdefault(row[0], []).append(row[1:])
         for pk, version, v, e in Game.objects.values_list(
@@ -978,6 +1154,17 @@ class Walk(RuleBasedStateMachine):
             "pk", "version", "viewer_token", "editor_token"
         ):
             out[("evening", pk)] = (version, v, e)
+        from scorepad.models import Circle, Person
+
+        people: dict[int, list] = {}
+        for row in Person.objects.order_by("pk").values_list(
+            "circle_id", "pk", "name", "merged_into_id"
+        ):
+            people.setdefault(row[0], []).append(row[1:])
+        for pk, version, v, e in Circle.objects.values_list(
+            "pk", "version", "viewer_token", "editor_token"
+        ):
+            out[("circle", pk)] = (version, v, e, tuple(people.get(pk, ())))
         return out
 
     def check_everything(self):
@@ -985,6 +1172,8 @@ class Walk(RuleBasedStateMachine):
             self.check_game(pk, LANGS)
         for pk in sorted(self.evenings):
             self.check_evening(pk, LANGS)
+        for pk in sorted(self.circles):
+            self.check_circle(pk, LANGS)
 
     def check_game(self, pk: int, langs, *, every_phone: bool = True) -> None:
         mgame = self.games[pk]
@@ -1015,8 +1204,10 @@ class Walk(RuleBasedStateMachine):
                         self.check_svgs(page)
             if not every_phone:
                 continue
-            for player in self.players_of(pk):
-                page = self.phones["A"].get(f"/{lang}/players/{player}/")
+            game = self.game(pk)
+            for player in self.players_of(pk):  # under the game's circle only
+                token = game.circle.viewer_token
+                page = self.phones["A"].get(f"/{lang}/circles/{token}/players/{player}/")
                 assert page.status in (200, 404), f"player page {player}: {page.status}"
                 if page.status == 200:
                     self.check_svgs(page)
@@ -1032,10 +1223,8 @@ class Walk(RuleBasedStateMachine):
     def players_of(self, pk: int) -> list[int]:
         from scorepad.models import Seat
 
-        fields = {f.name for f in Seat._meta.get_fields()}
-        if "player" not in fields:
-            return []
-        return list(Seat.objects.filter(game_id=pk).values_list("player_id", flat=True))
+        seats = Seat.objects.filter(game_id=pk, person__merged_into__isnull=True)
+        return list(seats.exclude(person=None).values_list("person_id", flat=True))
 
     def check_evening(self, pk: int, langs) -> None:
         from scorepad.evenings import build_evening, evening_prefetch

@@ -3,7 +3,8 @@
     manage.py backup export [FILE|-]     (default: standard output)
     manage.py backup import FILE|-
 
-The backup keeps every player (id, name, when added) and every game: its id, variant,
+The backup keeps every circle (its name, links, version, history and people, with who is
+merged into whom) and every game (its circle, and each seat's person of it): its id, variant,
 options, schedule, seats, deals with their inputs and scores, history, viewer and editor
 links, version, status and timestamps; and every evening (its name, stake, links, version,
 games with their stakes, balances carried in, the evening carried to, history). Each game's entry is a per-game JSON export
@@ -43,6 +44,8 @@ from scorepad.forms import storable_text
 from scorepad.models import (
     NAME_MAX,
     Actor,
+    Circle,
+    CircleEvent,
     Deal,
     Evening,
     EveningBalance,
@@ -50,14 +53,16 @@ from scorepad.models import (
     EveningGame,
     Game,
     GameEvent,
-    Player,
+    Person,
+    Seat,
 )
 from scorepad.sheet import build_sheet, load_game
 from scorepad.site_urls import TokenConverter
 from scorepad.transfer import ImportProblem, export_document, import_game
 
 FORMAT = "continental-scorepad-backup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: circles and their people; a seat names its person
+READS = (1, 2)  # a backup of version 1 (players shared by name) restores its games outside circles
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
 DEEP = "{file} is nested too deeply to be a backup. Nothing was imported."
@@ -94,13 +99,13 @@ def _whole(value: Any, what: str, bounds: tuple[int, int]) -> int:
     return value
 
 
-def _check_links(games: list[Any], evenings: list[Any]) -> None:
+def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> None:
     """The links of the games and evenings: each the shape the app makes (an empty or odd
     one opens nothing), a viewer link never the editor link, no link used twice (by a game
     or an evening); and no evening carried, directly or round a circle, into itself. The
     messages say where, never the link itself (a key to a game)."""
     seen: dict[str, str] = {}
-    for kind, items in (("Game", games), ("Evening", evenings)):
+    for kind, items in (("Game", games), ("Evening", evenings), ("Circle", circles)):
         for n, item in enumerate(items, start=1):
             if not isinstance(item, dict):
                 continue  # said later, with the rest of what is wrong with it
@@ -138,7 +143,8 @@ def export_game(game_id: int) -> dict[str, Any]:
         item["updated_at"] = _time(deal.updated_at)
     document.update(
         id=game.pk,
-        seats=[seat.player_id for seat in sheet.seats],
+        circle=game.circle_id,
+        seats=[seat.person_id for seat in sheet.seats],
         version=game.version,
         viewer_token=game.viewer_token,
         editor_token=game.editor_token,
@@ -160,6 +166,42 @@ def export_game(game_id: int) -> dict[str, Any]:
     return document
 
 
+def export_circles() -> list[dict[str, Any]]:
+    """Every circle with its people (who is merged into whom) and its history."""
+    return [
+        {
+            "id": circle.pk,
+            "name": circle.name,
+            "version": circle.version,
+            "viewer_token": circle.viewer_token,
+            "editor_token": circle.editor_token,
+            "created_at": _time(circle.created_at),
+            "updated_at": _time(circle.updated_at),
+            "people": [
+                {
+                    "id": person.pk,
+                    "name": person.name,
+                    "merged_into": person.merged_into_id,
+                    "created_at": _time(person.created_at),
+                }
+                for person in circle.persons.order_by("pk")
+            ],
+            "history": [
+                {
+                    "at": _time(event.at),
+                    "kind": event.kind,
+                    "details": event.details,
+                    "actor": event.actor,
+                    "device": event.device,
+                    "form_token": event.form_token,
+                }
+                for event in circle.events.order_by("pk")
+            ],
+        }
+        for circle in Circle.objects.order_by("pk")
+    ]
+
+
 def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
     """Every evening, with the games of ``game_ids`` (a game left out is left out of its
     evenings too)."""
@@ -172,6 +214,7 @@ def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
             "viewer_token": evening.viewer_token,
             "editor_token": evening.editor_token,
             "next_evening": evening.next_evening_id,
+            "circle": evening.circle_id,
             "created_at": _time(evening.created_at),
             "updated_at": _time(evening.updated_at),
             "games": [
@@ -185,7 +228,7 @@ def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
                 if entry.game_id in game_ids
             ],
             "carried": [
-                {"name": balance.name, "cents": balance.cents}
+                {"name": balance.name, "person": balance.person_id, "cents": balance.cents}
                 for balance in evening.carried.order_by("pk")
             ],
             "history": [
@@ -215,10 +258,7 @@ def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
             # One snapshot for all the queries, and no locks that would hold up the players.
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        players = [
-            {"id": p.pk, "name": p.name, "created_at": _time(p.created_at)}
-            for p in Player.objects.order_by("pk")
-        ]
+        circles = export_circles()
         games, damaged = [], []
         for pk in Game.objects.order_by("pk").values_list("pk", flat=True):
             try:
@@ -231,7 +271,7 @@ def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "exported_at": _time(timezone.now()),
-        "players": players,
+        "circles": circles,
         "games": games,
         "evenings": export_evenings({game["id"] for game in games}),
     }, damaged
@@ -268,16 +308,18 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         "This is not a backup of the score pad.",
     )
     _check(
-        document.get("format_version") == FORMAT_VERSION,
+        document.get("format_version") in READS,
         f"This backup has format version {document.get('format_version')!r}; "
         f"this version of the app reads {FORMAT_VERSION}.",
     )
-    players, games = document.get("players"), document.get("games")
-    _check(isinstance(players, list), "The backup has no list of players.")
+    games = document.get("games")
     _check(isinstance(games, list), "The backup has no list of games.")
-    players = [
-        _storable(item, f"Player #{item.get('id') if isinstance(item, dict) else '?'}", cleaned)
-        for item in players
+    old = document.get("format_version") == 1  # its seats name shared players: names only
+    circles = [] if old else document.get("circles", [])
+    _check(isinstance(circles, list), "The backup's circles are not a list.")
+    circles = [
+        _storable(item, f"Circle #{item.get('id') if isinstance(item, dict) else n}", cleaned)
+        for n, item in enumerate(circles, start=1)
     ]
     games = [
         _storable(entry, f"Game #{entry.get('id') if isinstance(entry, dict) else n}", cleaned)
@@ -289,33 +331,39 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         _storable(item, f"Evening #{item.get('id') if isinstance(item, dict) else n}", cleaned)
         for n, item in enumerate(evenings, start=1)
     ]
-    _check_links(games, evenings)
+    _check_links(games, evenings, circles)
     _check_form_tokens(games, "game", "Game")
     _check_form_tokens(evenings, "evening", "Evening")
     with transaction.atomic():
-        if Game.objects.exists() or Player.objects.exists() or Evening.objects.exists():
+        if Game.objects.exists() or Circle.objects.exists() or Evening.objects.exists():
             raise NotEmpty
-        by_id = _import_players(players)
+        try:
+            people = _import_circles(circles)
+        except ImportProblem:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise ImportProblem(f"A circle is not readable ({exc!r}).") from None
         for number, entry in enumerate(games, start=1):
             _check(isinstance(entry, dict), f"Game {number} of the backup is not readable.")
             label = f"Game #{entry.get('id', number)}"
             try:
-                _import_game(entry, by_id)
+                _import_game(entry, people, old=old)
             except ImportProblem as exc:
                 raise ImportProblem(f"{label}: {exc}") from None
             except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
                 raise ImportProblem(f"{label} is not readable ({exc!r}).") from None
         try:
-            _import_evenings(evenings)
+            _import_evenings(evenings, people, old=old)
         except ImportProblem:
             raise
         except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
             raise ImportProblem(f"An evening is not readable ({exc!r}).") from None
         # Ids were given explicitly: move the sequences past them (PostgreSQL).
         with connection.cursor() as cursor:
-            for sql in connection.ops.sequence_reset_sql(no_style(), [Player, Game, Evening]):
+            models = [Circle, Person, Game, Evening]
+            for sql in connection.ops.sequence_reset_sql(no_style(), models):
                 cursor.execute(sql)
-    return len(by_id), len(games)
+    return len(people), len(games)
 
 
 def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
@@ -334,33 +382,80 @@ def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
                 used.add(token)
 
 
-def _import_players(players: list[Any]) -> dict[int, Player]:
-    created = []
-    for item in players:
-        _check(
-            isinstance(item, dict)
-            and isinstance(item.get("id"), int)
-            and isinstance(item.get("name"), str),
-            f"A player of the backup is not readable: {item!r}",
+def _import_circles(circles: list[Any]) -> dict[int, Person]:
+    """The circles of a backup, their people (who is merged into whom) and history; the
+    people by id."""
+    people: dict[int, Person] = {}
+    merges = []
+    for item in circles:
+        _check(isinstance(item, dict) and isinstance(item.get("id"), int), "A circle has no id.")
+        label = f"Circle #{item['id']}"
+        _whole(item["id"], "A circle's id", ID_RANGE)
+        _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
+        circle = Circle.objects.create(
+            pk=item["id"],
+            name=str(item.get("name") or "")[:NAME_MAX],
+            version=item["version"],
+            viewer_token=str(item["viewer_token"]),
+            editor_token=str(item["editor_token"]),
+            created_at=_parse_time(item.get("created_at"), label),
+            updated_at=_parse_time(item.get("updated_at"), label),
         )
-        _whole(item["id"], "A player's id", ID_RANGE)
-        created.append(
-            Player(
-                pk=item["id"],
-                name=item["name"],
-                created_at=_parse_time(item.get("created_at"), f"Player #{item['id']}"),
+        for person in item.get("people") or []:
+            _check(
+                isinstance(person, dict)
+                and isinstance(person.get("id"), int)
+                and isinstance(person.get("name"), str)
+                and 0 < len(person["name"]) <= NAME_MAX,
+                f"{label}: a person is not readable: {person!r}",
             )
+            _whole(person["id"], f"{label}: a person's id", ID_RANGE)
+            _check(person["id"] not in people, f"{label}: person #{person['id']} is listed twice.")
+            people[person["id"]] = Person(
+                pk=person["id"],
+                circle=circle,
+                name=person["name"],
+                created_at=_parse_time(person.get("created_at"), label),
+            )
+            if person.get("merged_into") is not None:
+                merges.append((person["id"], person["merged_into"], circle.pk, label))
+        CircleEvent.objects.bulk_create(
+            CircleEvent(
+                circle=circle,
+                at=_parse_time(event["at"], label),
+                kind=str(event["kind"]),
+                details=event.get("details") or {},
+                actor=str(event["actor"]),
+                device=str(event.get("device") or ""),
+                form_token=event.get("form_token") or None,
+            )
+            for event in item.get("history") or []
         )
-    _check(len({p.pk for p in created}) == len(created), "A player id is listed twice.")
-    Player.objects.bulk_create(created)
-    return {p.pk: p for p in created}
+    Person.objects.bulk_create(people.values())
+    for pk, into, circle_id, label in merges:
+        _check(
+            into in people and people[into].circle_id == circle_id and into != pk,
+            f"{label}: a person is merged into someone not of the circle.",
+        )
+        people[pk].merged_into_id = into
+    Person.objects.bulk_update([people[pk] for pk, *_rest in merges], ["merged_into"])
+    return people
 
 
-def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
-    seat_ids = entry["seats"]
+def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool) -> None:
+    circle = None if old else entry.get("circle")
+    seat_ids = [None] * len(entry.get("players") or []) if old else entry["seats"]
     _check(
-        isinstance(seat_ids, list) and all(i in players for i in seat_ids),
-        "a seated player is not in the backup.",
+        circle is None or (isinstance(circle, int) and Circle.objects.filter(pk=circle).exists()),
+        "the game's circle is not in the backup.",
+    )
+    _check(
+        isinstance(seat_ids, list)
+        and all(
+            i is None if circle is None else (i in people and people[i].circle_id == circle)
+            for i in seat_ids
+        ),
+        "a seated person is not in the game's circle.",
     )
     _check(isinstance(entry["id"], int), "the game has no id.")
     _whole(entry["id"], "the game's id", ID_RANGE)
@@ -373,16 +468,19 @@ def _import_game(entry: dict[str, Any], players: dict[int, Player]) -> None:
         "version": entry["version"],
         "created_at": _parse_time(entry.get("created_at"), "created_at"),
     }
-    remembered = {i: players[i] for i in seat_ids}
     # Every deal is scored by the engine again and must match the file's scores.
-    game = import_game(
-        entry, remembered=remembered, actor=ACTOR, fields=fields, max_deals=None, max_seats=None
-    )
+    game = import_game(entry, actor=ACTOR, fields=fields, max_deals=None, max_seats=None)
     seats = list(game.seats.order_by("position"))
-    _check(
-        [s.player_id for s in seats] == seat_ids,
-        "the players' names do not match the seated players.",
-    )
+    _check(len(seats) == len(seat_ids), "the players' names do not match the seated players.")
+    if circle is not None:
+        Game.objects.filter(pk=game.pk).update(circle_id=circle)
+        _check(
+            len({people[i].pk for i in seat_ids}) == len(seat_ids),
+            "a person of the circle has two seats.",
+        )
+        for seat, person in zip(seats, seat_ids, strict=True):
+            seat.person = people[person]
+        Seat.objects.bulk_update(seats, ["person"])
     _check(
         [s.total for s in seats] == entry.get("totals"),
         "the totals in the file do not match the deals.",
@@ -455,7 +553,7 @@ def _stake(value: Any, label: str) -> Decimal:
     return stake
 
 
-def _import_evenings(evenings: list[Any]) -> None:
+def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: bool) -> None:
     """The evenings of a backup, after its games: ids, links and history as they were."""
     games = set(Game.objects.values_list("pk", flat=True))
     placed: dict[int, int] = {}  # game id -> the evening it is in: one evening per game
@@ -475,9 +573,16 @@ def _import_evenings(evenings: list[Any]) -> None:
             editor_token=str(item["editor_token"]),
             created_at=_parse_time(item.get("created_at"), label),
             updated_at=_parse_time(item.get("updated_at"), label),
+            circle_id=None if old else item.get("circle"),
         )
+        _check(
+            evening.circle_id is None or Circle.objects.filter(pk=evening.circle_id).exists(),
+            f"{label}: the evening's circle is not in the backup.",
+        )
+        ours = set(Game.objects.filter(circle_id=evening.circle_id).values_list("pk", flat=True))
         for entry in item.get("games") or []:
             _check(entry["game"] in games, f"{label}: a game of the evening is not in the backup.")
+            _check(entry["game"] in ours, f"{label}: a game of the evening is not of its circle.")
             _check(
                 entry["game"] not in placed,
                 f"{label}: game #{entry['game']} is in evening #{placed.get(entry['game'])} "
@@ -499,8 +604,21 @@ def _import_evenings(evenings: list[Any]) -> None:
             and sum(b["cents"] for b in carried) == 0,
             f"{label}: the carried balances do not sum to zero.",
         )
+        for b in carried:
+            person = None if old else b.get("person")
+            _check(
+                person is None
+                or (person in people and people[person].circle_id == evening.circle_id),
+                f"{label}: a carried balance's person is not of the evening's circle.",
+            )
         EveningBalance.objects.bulk_create(
-            EveningBalance(evening=evening, name=str(b["name"]), cents=b["cents"]) for b in carried
+            EveningBalance(
+                evening=evening,
+                name=str(b["name"]),
+                person_id=None if old else b.get("person"),
+                cents=b["cents"],
+            )
+            for b in carried
         )
         EveningEvent.objects.bulk_create(
             EveningEvent(
@@ -570,7 +688,7 @@ class Command(BaseCommand):
             Path(temporary).unlink(missing_ok=True)
             raise
         self.stderr.write(
-            f"Wrote {len(document['games'])} games and {len(document['players'])} players "
+            f"Wrote {len(document['games'])} games and {len(document['circles'])} circles "
             f"to {target}."
         )
 
@@ -606,4 +724,4 @@ class Command(BaseCommand):
             ) from None
         for line in cleaned:
             self.stderr.write(line)
-        self.stdout.write(f"Restored {games} games and {players} players.")
+        self.stdout.write(f"Restored {games} games and {players} people of circles.")
