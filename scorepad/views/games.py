@@ -36,7 +36,6 @@ from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, partial_wanted
 
-
 LAST_VARIANT = "scorepad_variant"  # the variant this phone started last
 LAST_VARIANT_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
 
