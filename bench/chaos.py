@@ -452,15 +452,18 @@ def workers_of(master: int) -> list[int]:
     return pids
 
 
-def pauses(every: float, rng: random.Random):
-    """Seconds between two blows: about ``every``, the first one soon."""
-    yield rng.uniform(0.2, 0.6) * every
+def pauses(every: float, rng: random.Random, fig: Figures, stop: threading.Event):
+    """Seconds between two blows: about ``every``; the first one as soon as the phones have
+    sent their first write (a short run ends before a blow that waits its turn)."""
+    while not fig.sent and not stop.wait(0.005):
+        pass
+    yield rng.uniform(0.01, 0.05) * every
     while True:
         yield rng.uniform(0.5, 1.5) * every
 
 
 def killer(master: int, every: float, rng: random.Random, stop: threading.Event, fig: Figures):
-    for pause in pauses(every, rng):
+    for pause in pauses(every, rng, fig, stop):
         if stop.wait(pause):
             return
         pids = workers_of(master)
@@ -476,7 +479,7 @@ def killer(master: int, every: float, rng: random.Random, stop: threading.Event,
 def dropper(db: str, every: float, rng: random.Random, stop: threading.Event, fig: Figures):
     import psycopg
 
-    for pause in pauses(every, rng):
+    for pause in pauses(every, rng, fig, stop):
         if stop.wait(pause):
             return
         try:
