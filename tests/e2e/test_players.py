@@ -25,7 +25,7 @@ def test_a_player_joins_one_leaves_and_the_target_ends_the_game(page):
     expect(page.get_by_text("Is Ben leaving the table?")).to_be_visible()
     page.locator("#leave-confirm").get_by_role("link", name="Cancel").click()
     expect(page.get_by_text("Is Ben leaving the table?")).to_have_count(0)
-    assert Game.objects.get(pk=game.pk).seats.get(player__name="Ben").active
+    assert Game.objects.get(pk=game.pk).seats.get(name="Ben").active
     page.get_by_role("button", name="Ben leaves the table").click()
     page.get_by_role("button", name="Yes, Ben leaves").click()
     expect(page.locator(".messages")).to_contain_text("Ben left the table")
