@@ -576,9 +576,6 @@ class Walk(RuleBasedStateMachine):
             elif choice == "number" or choice.startswith("num"):
                 start = 15
                 values["start_points"] = "15"
-        before = self.game(pk).version
-        self.post(who, form, values)
-        after = self.game(pk).version
         variant = get_variant(mgame.variant)
         taken = {s.name.casefold() for s in mgame.seats}
         fits = len(mgame.active_positions()) < variant.max_players
@@ -586,9 +583,13 @@ class Walk(RuleBasedStateMachine):
         if game.circle is not None:  # the circle's person of that name may sit here already
             from scorepad.models import Seat
 
+            # (Asked before the post: afterwards the newcomer sits there.)
             person = game.circle.find(name)
             sits = person and Seat.objects.filter(game=game, person__in=person.family()).exists()
             fits = fits and not sits
+        before = self.game(pk).version
+        self.post(who, form, values)
+        after = self.game(pk).version
         if fits and name.casefold() not in taken:
             assert after == before + 1, f"{name} could not join"
             mgame.seats.append(
