@@ -339,8 +339,11 @@ class Walk(RuleBasedStateMachine):
         assert page.status == 200
         form = page.form(f"/deals/{number}/edit/", has="went_out")
         assert form is not None
-        # An abandoned deal has no players of its own: its form asks the table now.
-        players = mgame.deals[number - 1].players or mgame.active_positions()
+        # An abandoned deal has no players of its own: its form is for those of the deal
+        # before it, or those who started (scorepad/sheet.py, players_of_deals).
+        players = mgame.deals[number - 1].players or [
+            int(c) for c in form.choices("went_out") if c.isdigit()
+        ]
         values, deal = self.entry_values(mgame, form, data, players)
         before = self.game(pk).version
         self.post(who, form, values)
@@ -596,6 +599,8 @@ class Walk(RuleBasedStateMachine):
                 MSeat(self.game(pk).seats.order_by("position").last().name, start=start)
             )
             self.touched.add(pk)
+            if game.circle_id is not None:  # a new name is a new person of the circle
+                self.touched_circles.add(game.circle_id)
         else:
             assert after == before, f"{name} joined a full table or twice"
 
