@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 # A token is the path segment after /games/ or /evenings/ (TokenConverter in
-# scorepad/site_urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
+# scorepad/urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
 # parameter (a game's link given to the new-evening page) or of ``again`` (old "Play again"
 # links); a percent-encoded one reaches
 # the game too, so it is masked too. The path may itself be percent-encoded, as in the hand

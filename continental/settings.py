@@ -181,7 +181,7 @@ LANGUAGES = [
     ("es", "Español"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-# The language switcher remembers the choice (scorepad/views/home.py): "/" opens in it.
+# The language switcher remembers the choice (continental/views.py): "/" opens in it.
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True

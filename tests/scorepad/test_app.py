@@ -8,7 +8,7 @@ import struct
 import pytest
 from django.contrib.staticfiles import finders
 
-from scorepad.views.app import ICONS, SHELL
+from continental.app import ICONS, SHELL
 
 
 def png_size(path: str) -> tuple[int, int]:

@@ -57,8 +57,8 @@ from scorepad.models import (
     Seat,
 )
 from scorepad.sheet import build_sheet, load_game
-from scorepad.site_urls import TokenConverter
 from scorepad.transfer import ImportProblem, export_document, import_game
+from scorepad.urls import TokenConverter
 
 FORMAT = "continental-scorepad-backup"
 FORMAT_VERSION = 2  # 2: circles and their people; a seat names its person

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import app, circles, deals, evenings, games, home, players, seats, sheet
+from .views import circles, deals, evenings, games, players, seats, sheet
 
 
 class TokenConverter:
@@ -18,8 +18,6 @@ class TokenConverter:
 register_converter(TokenConverter, "token")
 
 urlpatterns = [
-    path("", home.home, name="home"),
-    path("offline/", app.offline, name="offline"),
     path("games/", games.game_list, name="game-list"),
     path("games/new/", games.game_new, name="game-new"),
     path("games/import/", games.game_import, name="game-import"),

@@ -1,3 +1,6 @@
+"""The site-wide pages the project package routes: the home page, the language switch and
+the bare page of the load bench. The installable app's files are in ``continental/app.py``."""
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -6,10 +9,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_safe
 
 from rules.facts import all_facts
-
-from ..access import circle_reference, known_games, private_to_editors
-from ..circles import known_circles
-from ..models import Game
+from scorepad.access import circle_reference, known_games, private_to_editors
+from scorepad.circles import known_circles
+from scorepad.models import Game
 
 
 @require_safe
@@ -47,3 +49,14 @@ def choose_language(request: HttpRequest, code: str, rest: str = "") -> HttpResp
         samesite="Lax",
     )
     return response
+
+
+BARE_PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bare</title></head>'
+    "<body><p>A fixed page: no template, no database.</p></body></html>"
+)
+
+
+def bench_bare(request: HttpRequest) -> HttpResponse:
+    """The baseline of bench/load.py: a fixed small page through the same middleware."""
+    return HttpResponse(BARE_PAGE)
