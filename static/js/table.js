@@ -91,7 +91,7 @@
     }
 
     // The live update (polling): the sheet's `.poll` element asks for a newer version every
-    // few seconds (templates/scorepad/game.html). Everything this page does about it is here.
+    // few seconds (templates/scorepad/game.html). How this page tells the poll apart is here; the handlers below ask it.
     function isPoll(elt) { return elt && elt.classList && elt.classList.contains("poll"); }
     function shownVersion() {
       var poll = doc.querySelector("#sheet .poll");
