@@ -16,19 +16,10 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   in the sheet itself (``#offline-deal``, templates/scorepad/game.html), with or without a
   service worker: offline, "Record deal" opens it, numbered after the deals the phone keeps,
   with a one-time token the phone makes; the deals it keeps show as pending sheet rows.
-- A write to a game (record, correct, delete, undo a deal; end or resume) that cannot reach
-  the server is kept on the phone (IndexedDB, the outbox) and sent in the order it was made
-  when the connection is back, with ``X-Scorepad-Outbox`` (``scorepad/views/deals.py``
-  answers those in JSON). Each carries the version it was made on (the version the phone
-  knew plus the writes queued before it) and its one-time form token, fresh when the form's
-  was used already: the server records a token once, so a replay changes nothing, and
-  refuses a version another phone moved on from. Such a conflict (or a refused form) stops
-  that game's queue and waits for the player: "Open it" posts the kept form so that the
-  fresh sheet shows it with the conflict, saved only by a tap; "Discard" drops it after a
-  confirmation. Nothing is overwritten or dropped without the player. A 503 (the server
-  could not reach its database, ``continental/dbdown.py``) or any other 5xx leaves the write
-  in the outbox to be sent again with the same token ("already" if it had been saved).
-  ``bench/chaos.py`` drives this protocol from six phones while the server fails.
+- A write to a game that cannot reach the server is kept on the phone and sent in order
+  when the connection is back (the outbox, ``static/js/outbox.js``: its design is in its
+  header; ``scorepad/views/deals.py`` answers its posts in JSON). ``bench/chaos.py`` drives
+  this protocol from six phones while the server fails.
 - The screen is kept awake with the Screen Wake Lock API where the browser has one (a
   toggle, remembered on the phone).
 """
@@ -54,7 +45,7 @@ HTMX = "django_htmx/htmx-2.min.js"
 # What every page needs, kept by the service worker when it is installed. The card grid's
 # script (js/cards.js) is not: a deal form loads it when it opens, and the worker keeps it
 # then, as every static file it fetched.
-SHELL = ("css/app.css", HTMX, "js/table.js", "img/icon.svg")
+SHELL = ("css/app.css", HTMX, "js/outbox.js", "js/table.js", "img/icon.svg")
 ICONS = (
     ("img/icon-192.png", "192x192", "any"),
     ("img/icon-512.png", "512x512", "any"),

@@ -324,15 +324,42 @@ def _ensure_chromium() -> None:
         _apt_install("chromium")
 
 
-def _ensure_node_tools() -> None:
-    """axe-core for the accessibility tests, from the npm registry (tests/e2e/package.json)."""
-    folder = ROOT / "tests" / "e2e"
-    if (folder / "node_modules" / "axe-core" / "axe.min.js").exists():
-        return
+# The node tools, each from its own package.json by `npm ci` (its package-lock.json): axe-core
+# for the accessibility tests (tests/e2e), and at the root eslint and fake-indexeddb for the
+# JavaScript's lint and unit tests (tests/js). Each with a file that shows it is installed.
+NODE_TOOLS = (
+    (ROOT / "tests" / "e2e", "axe-core/axe.min.js", "axe-core for the accessibility tests"),
+    (ROOT, "fake-indexeddb/package.json", "eslint and fake-indexeddb for the JavaScript"),
+)
+
+
+def _ensure_node_tools() -> bool:
+    """Install the node tools that are missing; False when there is no npm to do it."""
+    missing = [
+        (f, what) for f, mark, what in NODE_TOOLS if not (f / "node_modules" / mark).exists()
+    ]
+    if not missing:
+        return True
     if shutil.which("npm") is None and not _apt_install("npm"):
-        return
-    _say("installing axe-core for the accessibility tests")
-    _run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
+        return False
+    for folder, what in missing:
+        _say(f"installing {what}")
+        _run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
+    return True
+
+
+def _javascript_lint() -> None:
+    """eslint over static/js and tests/js (eslint.config.js)."""
+    _run("node", ROOT / "node_modules" / "eslint" / "bin" / "eslint.js", *JS_LINTED)
+
+
+def _javascript_tests() -> None:
+    """The JavaScript's unit tests (tests/js, node's own test runner); failing ones stop."""
+    _say("the JavaScript's unit tests: node --test tests/js/")
+    _run("node", "--test", "tests/js/")
+
+
+JS_LINTED = ("static/js", "tests/js", "eslint.config.js")
 
 
 def _has_gettext() -> bool:
@@ -358,14 +385,21 @@ def runtests() -> None:
     _reexec_in_venv("dev")
     _ensure_chromium()
     _ensure_gettext()
-    _ensure_node_tools()
+    node = _ensure_node_tools()
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", "tests-only-secret-key")
     bin_dir = VENV / "bin"
-    _say("ruff check and format, mypy on the engine")
+    _say("ruff check and format, eslint, mypy on the engine")
     _run(bin_dir / "ruff", "check", ".")
     _run(bin_dir / "ruff", "format", "--check", ".")
+    if node:
+        _javascript_lint()
     _run(bin_dir / "mypy")  # what and how: [tool.mypy] in pyproject.toml
+    if node:
+        _javascript_tests()
+    else:
+        _say("failed: without npm neither eslint nor the JavaScript's unit tests can run")
+        sys.exit(1)
     _compile_messages(env)
     _say(f"tests on {'DATABASE_URL' if env.get('DATABASE_URL') else 'SQLite'}")
     extra = sys.argv[2:]

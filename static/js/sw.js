@@ -1,4 +1,4 @@
-/* The service worker, served at /sw.js with self.SCOREPAD set above: scorepad/views/app.py. */
+/* The service worker, served at /sw.js with self.SCOREPAD set above: continental/app.py. */
 "use strict";
 
 var CONFIG = self.SCOREPAD;

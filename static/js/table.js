@@ -1,14 +1,14 @@
-/* The phone at the table: service worker, connection state, outbox, screen kept awake.
-   How it works: scorepad/views/app.py. */
+/* The phone at the table: service worker, connection state, the outbox's list and the forms
+   a phone without a connection opens, the live update, screen kept awake. The outbox itself
+   (what is kept, sent, refused) is static/js/outbox.js, its design in its header; the
+   service worker's side is in the docstring of continental/app.py. */
 (function () {
   "use strict";
 
   var doc = document;
   doc.documentElement.classList.add("js");
-  var DB = "scorepad";
-  var STORE = "outbox";
-  var USED = "scorepad-used-once"; // one-time tokens of forms this phone sent
-  var RETRY_MS = 20000;
+  var Outbox = window.ScorepadOutbox;
+  var field = Outbox.field;
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
@@ -27,71 +27,9 @@
     return null;
   }
 
-  var dbPromise = null;
-  function db() {
-    if (!dbPromise) {
-      dbPromise = new Promise(function (resolve, reject) {
-        if (!window.indexedDB) { reject(new Error("no IndexedDB")); return; }
-        var open = window.indexedDB.open(DB, 1);
-        open.onupgradeneeded = function () {
-          open.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
-        };
-        open.onsuccess = function () { resolve(open.result); };
-        open.onerror = function () { reject(open.error); };
-      });
-    }
-    return dbPromise;
-  }
-
-  function store(mode, work) {
-    return db().then(function (database) {
-      return new Promise(function (resolve, reject) {
-        var tx = database.transaction(STORE, mode);
-        var result = work(tx.objectStore(STORE));
-        tx.oncomplete = function () { resolve(result && "result" in result ? result.result : result); };
-        tx.onerror = function () { reject(tx.error); };
-      });
-    });
-  }
-
-  var outbox = {
-    all: function () {
-      return store("readonly", function (s) { return s.getAll(); }).then(function (list) {
-        return (list || []).sort(function (a, b) { return a.id - b.id; });
-      });
-    },
-    add: function (entry) { return store("readwrite", function (s) { return s.add(entry); }); },
-    put: function (entry) { return store("readwrite", function (s) { return s.put(entry); }); },
-    remove: function (id) { return store("readwrite", function (s) { return s.delete(id); }); },
-  };
-
-  function usedTokens() {
-    try { return JSON.parse(local(USED) || "[]"); } catch (e) { return []; }
-  }
-  function markUsed(once) {
-    if (!once) return;
-    var list = usedTokens().filter(function (t) { return t !== once; });
-    list.push(once);
-    local(USED, JSON.stringify(list.slice(-300)));
-  }
-  function newToken() {
-    var bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return "p" + Array.prototype.map.call(bytes, function (b) {
-      return ("0" + b.toString(16)).slice(-2);
-    }).join("");
-  }
-
-  function field(fields, name, value) {
-    for (var i = 0; i < fields.length; i++) {
-      if (fields[i][0] === name) {
-        if (value === undefined) return fields[i][1];
-        fields[i][1] = value;
-        return value;
-      }
-    }
-    if (value !== undefined) fields.push([name, value]);
-    return value === undefined ? null : value;
+  // A browser's store, or null where reading it throws (some private modes).
+  function browser(name) {
+    try { return window[name] || null; } catch (e) { return null; }
   }
 
   function csrfToken() {
@@ -101,14 +39,6 @@
     } catch (e) { /* no token on this page */ }
     var match = doc.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     return match ? decodeURIComponent(match[1]) : "";
-  }
-
-  // One tab at a time sends the outbox.
-  function exclusively(work) {
-    if (navigator.locks && navigator.locks.request) {
-      return navigator.locks.request("scorepad-outbox", work);
-    }
-    return work();
   }
 
   // The offline page lists the sheets this phone keeps.
@@ -144,13 +74,10 @@
     });
     var line = bar.querySelector(".connection");
     var box = bar.querySelector(".outbox");
-    var versionKey = "scorepad-version:" + token;
     var offline = false; // the last request to the server failed
     var replaced = false;
-    var sending = false;
     var lastSheet = null; // the game part of the page with no form open
     var clearTimer = null;
-    var retryTimer = null;
     var prefetched = {};
     var prefetchTimer = null;
 
@@ -163,20 +90,41 @@
       if (transient) clearTimer = setTimeout(function () { showQueue(); }, 5000);
     }
 
+    // The live update (polling): the sheet's `.poll` element asks for a newer version every
+    // few seconds (templates/scorepad/game.html). How this page tells the poll apart is here; the handlers below ask it.
+    function isPoll(elt) { return elt && elt.classList && elt.classList.contains("poll"); }
     function shownVersion() {
       var poll = doc.querySelector("#sheet .poll");
       return poll ? parseInt(poll.dataset.version, 10) : NaN;
     }
-    function knownVersion() {
-      var kept = parseInt(local(versionKey), 10);
-      var shown = shownVersion();
-      return Math.max(isNaN(kept) ? 0 : kept, isNaN(shown) ? 0 : shown);
+    // A hidden page does not poll; true when ``event`` was the poll's.
+    function pollRequest(event) {
+      if (!isPoll(event.detail.elt)) return false;
+      if (doc.visibilityState === "hidden") event.preventDefault();
+      return true;
     }
-    function learn(version) {
-      if (typeof version === "number" && version > knownVersion()) local(versionKey, String(version));
+    // A poll's answer: "replaced" (286: this phone was replaced at the table), "updated"
+    // (200: a change made on another phone) or "" (no change, or not the poll's).
+    function pollAnswer(elt, xhr) {
+      if (!isPoll(elt)) return "";
+      if (xhr.status === 286) return "replaced";
+      return xhr.status === 200 ? "updated" : "";
     }
 
-    function mine(entries) { return entries.filter(function (e) { return e.game === token; }); }
+    var outbox = Outbox.create({
+      game: token,
+      indexedDB: browser("indexedDB"),
+      fetch: window.fetch.bind(window),
+      locks: navigator.locks,
+      storage: browser("localStorage"),
+      clock: { now: Date.now, setTimeout: window.setTimeout.bind(window) },
+      online: function () { return navigator.onLine !== false; },
+      csrf: csrfToken,
+      shownVersion: shownVersion,
+      onSending: function () { say("sending", 0); },
+      onRound: roundDone,
+    });
+    var mine = outbox.mine;
 
     function showQueue() {
       return outbox.all().then(function (entries) {
@@ -214,7 +162,7 @@
         if (entry.state === "attention") {
           var problem = doc.createElement("p");
           problem.className = "problem";
-          problem.textContent = entry.problem || text("refused");
+          problem.textContent = entry.problem || text(entry.outcome === "gone" ? "gone" : "refused");
           item.appendChild(problem);
           var actions = doc.createElement("div");
           actions.className = "form-actions";
@@ -283,7 +231,7 @@
         var spec = panel.querySelector(".deal-now");
         if (spec && (correction || number !== parseInt(template.dataset.next, 10))) spec.remove();
         if (correction) fill(panel.querySelector("form"), correction);
-        panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = newToken(); });
+        panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = outbox.newToken(); });
         panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
         sheet.parentNode.insertBefore(panel, sheet);
         hideActions();
@@ -349,17 +297,6 @@
       return b;
     }
 
-    // Later writes were made on top of this one: one version less each.
-    function shiftAfter(entry) {
-      return outbox.all().then(function (entries) {
-        return Promise.all(mine(entries).filter(function (e) { return e.id > entry.id; }).map(function (e) {
-          e.version -= 1;
-          field(e.fields, "version", String(e.version));
-          return outbox.put(e);
-        }));
-      });
-    }
-
     // The kept write as its form on the fresh sheet: saved only by the player's tap.
     function review(entry) {
       var form = doc.createElement("form");
@@ -374,19 +311,17 @@
         form.appendChild(input);
       });
       doc.body.appendChild(form);
-      outbox.remove(entry.id).then(function () { return shiftAfter(entry); }).then(function () {
-        form.submit();
-      });
+      outbox.drop(entry).then(function () { form.submit(); });
     }
 
     function discard(entry) {
       if (!window.confirm(text("discardConfirm"))) return;
-      outbox.remove(entry.id).then(function () { return shiftAfter(entry); }).then(showQueue).then(function () {
+      outbox.drop(entry).then(showQueue).then(function () {
         send("discarded");
       });
     }
 
-    function describe(elt, fields) {
+    function describe(elt) {
       var title = doc.getElementById("panel-title");
       var what = elt.querySelector("button[type=submit]:not([name=preview])");
       var label = (title && elt.closest("#panel") ? title.textContent : (what ? what.textContent : "")).trim();
@@ -396,41 +331,19 @@
       return label;
     }
 
+    // A write that could not be sent: kept in the outbox, labelled for its list (a new
+    // deal is numbered after the deals saved and those this phone keeps).
     function keep(elt, request) {
-      var fields = request.fields.filter(function (pair) { return pair[0] !== "csrfmiddlewaretoken"; });
-      var csrf = request.csrf;
-      return outbox.all().then(function (entries) {
-        var once = field(fields, "once");
-        var taken = entries.some(function (e) { return e.once === once; });
-        if (!once || taken || usedTokens().indexOf(once) >= 0) once = field(fields, "once", newToken());
-        learn(parseInt(field(fields, "version"), 10));
-        var version = knownVersion() + mine(entries).length;
-        field(fields, "version", String(version));
-        // A new deal is numbered after the deals saved and those this phone keeps.
-        var number = null;
-        if (/\/deals\/new\/$/.test(request.path)) {
-          number = nextNumber(entries);
-          field(fields, "number", String(number));
-        }
-        var out = elt.querySelector && elt.querySelector('input[name="went_out"]:checked');
-        var chip = out && out.closest("label");
-        return outbox.add({
-          number: number,
-          who: chip ? chip.textContent.trim() : "",
-          game: token,
-          url: request.path,
-          fields: fields,
-          csrf: csrf,
-          once: once,
-          version: version,
-          label: number && recordTitle(number) ? recordTitle(number) + (chip ? " — " + chip.textContent.trim() : "") : describe(elt, fields),
-          queuedAt: Date.now(),
-          state: "waiting",
-        });
+      var out = elt.querySelector && elt.querySelector('input[name="went_out"]:checked');
+      var chip = out && out.closest("label");
+      var who = chip ? chip.textContent.trim() : "";
+      return outbox.keep(request, function (entries) {
+        var number = /\/deals\/new\/$/.test(request.path) ? nextNumber(entries) : null;
+        var title = number && recordTitle(number);
+        return { number: number, who: who, label: title ? title + (chip ? " — " + who : "") : describe(elt) };
       }).then(function () {
         offline = true;
         backToSheet();
-        retrySoon();
         return showQueue();
       });
     }
@@ -453,82 +366,18 @@
       history.replaceState(null, "", gameUrl);
     }
 
-    function post(entry) {
-      var body = new URLSearchParams();
-      entry.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
-      var csrf = csrfToken() || entry.csrf;
-      body.set("csrfmiddlewaretoken", csrf);
-      return fetch(entry.url, {
-        method: "POST",
-        body: body,
-        credentials: "same-origin",
-        headers: { "X-Scorepad-Outbox": "1", "X-CSRFToken": csrf },
-      }).then(function (response) {
-        return response.json().catch(function () { return {}; }).then(function (answer) {
-          return { status: response.status, answer: answer };
-        });
-      });
-    }
+    function send() { return outbox.send(); }
 
-    function send(reason) {
-      if (sending || navigator.onLine === false) return Promise.resolve();
-      sending = true;
-      var sent = 0;
-      return exclusively(function () {
-        return outbox.all().then(function (entries) {
-          var blocked = {};
-          return entries.reduce(function (chain, entry) {
-            return chain.then(function (stop) {
-              if (stop || blocked[entry.game] || entry.state === "attention") {
-                blocked[entry.game] = true;
-                return stop;
-              }
-              if (entry.game === token) say("sending", 0);
-              return post(entry).then(function (result) {
-                var outcome = result.answer.outcome;
-                learnFor(entry.game, result.answer.version);
-                if (result.status === 200 && (outcome === "saved" || outcome === "already")) {
-                  markUsed(entry.once);
-                  sent += 1;
-                  return outbox.remove(entry.id).then(function () { return false; });
-                }
-                if (result.status === 429 || result.status >= 500) return true; // later (503 "retry": the database did not answer)
-                entry.state = "attention";
-                entry.outcome = outcome || (result.status === 404 ? "gone" : "refused");
-                entry.problem = result.answer.message || text(result.status === 404 ? "gone" : "refused");
-                blocked[entry.game] = true;
-                return outbox.put(entry).then(function () { return false; });
-              }, function () {
-                offline = true;
-                return true; // no connection after all: everything waits
-              });
-            });
-          }, Promise.resolve(false));
-        });
-      }).then(function () {
-        if (sent) {
-          offline = false;
-          refreshSheet();
-        }
-        return showQueue();
-      }).then(function (left) {
-        if (sent) say("sent", sent, !left.length);
-        if (left.length) retrySoon();
-      }).catch(function () {}).then(function () { sending = false; });
-    }
-
-    function learnFor(game, version) {
-      if (typeof version !== "number") return;
-      if (game === token) learn(version);
-      else {
-        var key = "scorepad-version:" + game;
-        if (!(parseInt(local(key), 10) >= version)) local(key, String(version));
+    // After each round of the outbox (static/js/outbox.js): the sheet and the list as they are now.
+    function roundDone(round) {
+      if (round.offline) offline = true;
+      if (round.sent) {
+        offline = false;
+        refreshSheet();
       }
-    }
-
-    function retrySoon() {
-      if (retryTimer) return;
-      retryTimer = setTimeout(function () { retryTimer = null; send("retry"); }, RETRY_MS);
+      return showQueue().then(function () {
+        if (round.sent) say("sent", round.sent, !round.left.length);
+      });
     }
 
     // A form being filled stays open: the live update brings the sheet under it.
@@ -538,7 +387,6 @@
     }
 
     function inGame(elt) { return elt && elt.closest && elt.closest("#game"); }
-    function isPoll(elt) { return elt && elt.classList && elt.classList.contains("poll"); }
 
     doc.body.addEventListener("htmx:configRequest", function (event) {
       var d = event.detail;
@@ -549,11 +397,8 @@
     });
 
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
-      // A hidden page does not poll; the forms wait for a sheet the player left alone.
-      if (isPoll(event.detail.elt)) {
-        if (doc.visibilityState === "hidden") event.preventDefault();
-        return;
-      }
+      if (pollRequest(event)) return;
+      // The forms wait for a sheet the player left alone.
       clearTimeout(prefetchTimer);
       if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
     });
@@ -593,7 +438,8 @@
       d._seen = true;
       var elt = (d.requestConfig && d.requestConfig.elt) || d.elt;
       if (xhr.getResponseHeader("X-Offline-Copy")) { offline = true; say("keptForm"); return; }
-      if (isPoll(elt) && xhr.status === 286) {
+      var poll = pollAnswer(elt, xhr);
+      if (poll === "replaced") {
         replaced = true;
         say("replaced");
         return;
@@ -601,12 +447,12 @@
       var wasOffline = offline;
       if (xhr.status < 500) offline = false;
       if (d.requestConfig && d.requestConfig.verb === "post" && elt._outbox && xhr.status < 500) {
-        markUsed(field(elt._outbox.fields, "once"));
+        outbox.markUsed(field(elt._outbox.fields, "once"));
         elt._outbox = null;
         if (line.dataset.state === "saving") say("");
       }
       // The live update brought a change made on another phone.
-      if (isPoll(elt) && xhr.status === 200) say("updated", 0, true);
+      if (poll === "updated") say("updated", 0, true);
       else if (wasOffline && !offline) say("back", 0, true);
       if (wasOffline && !offline) send("back");
     }
@@ -635,7 +481,7 @@
 
     // A sheet with no form open: remembered, kept by the worker, its forms fetched once.
     function settled() {
-      learn(shownVersion());
+      outbox.learn(shownVersion());
       var game = doc.getElementById("game");
       if (!game || doc.getElementById("panel")) return;
       lastSheet = game.outerHTML;
