@@ -82,3 +82,21 @@ def test_the_contributing_commands_name_tests_and_tools_that_exist():
     for line in lines:
         for tool in re.findall(r"\.venv/bin/(\w+)", line):
             assert (ROOT / ".venv" / "bin" / tool).exists(), line
+
+
+def test_every_file_and_folder_the_map_names_exists():
+    """The README's map of folders ("Where each thing lives") names only what is in the tree:
+    a name ending in ``/`` or a file suffix, inside the folder of its row unless it is a path."""
+    rows = [line for line in section("Contributing").splitlines() if line.startswith("| `")]
+    named = 0
+    for row in rows:
+        cells = row.strip("|").split("|")
+        folders = re.findall(r"`([^`]+/)`", cells[0])
+        for cell in cells:
+            for name in re.findall(r"`([^`]+)`", cell):
+                if not (name.endswith("/") or re.search(r"\.(py|js|json|md|toml)$", name)):
+                    continue  # a command or an idea (`backup`, `checkhand`), not a path
+                places = [ROOT / name] + [ROOT / folder / name for folder in folders]
+                assert any(place.exists() for place in places), f"the README's map names {name}"
+                named += 1
+    assert named > 20
