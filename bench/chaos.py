@@ -59,7 +59,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load  # noqa: E402 (bench/load.py: environment, set-up and gunicorn helpers)
+import load
 
 ROOT = load.ROOT
 HOST = load.HOST
@@ -489,7 +489,7 @@ def dropper(db: str, every: float, rng: random.Random, stop: threading.Event, fi
                     " WHERE datname = %s AND pid <> pg_backend_pid()",
                     [db],
                 ).fetchone()[0]
-        except Exception:  # noqa: BLE001 - the next round tries again
+        except Exception:
             continue
         with FIG_LOCK:
             fig.drops += ended

@@ -128,7 +128,7 @@ def _adversarial(rnd: random.Random, n: int) -> list[dict]:
         else:  # near-complete with many wild cards, four decks
             hand = _arrangement(rnd, 0.45)
             if size == 16:
-                hand.append(rnd.choice([JOKER, Card(2, rnd.choice(SUITS))] + NATURALS))
+                hand.append(rnd.choice([JOKER, Card(2, rnd.choice(SUITS)), *NATURALS]))
             hand[rnd.randrange(size)] = rnd.choice(_deck(1, 1))
         if not _fits(hand, 4, 4):
             continue

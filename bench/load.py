@@ -225,7 +225,7 @@ class Gunicorn:
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> Gunicorn:
-        self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in __exit__)
+        self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [
                 *(sys.executable, "-m", "gunicorn", "-c", "continental/gunicorn_conf.py"),
@@ -1025,7 +1025,7 @@ def postgres_answers() -> str | None:
 
         with psycopg.connect(PG_ADMIN, connect_timeout=3, autocommit=True) as conn:
             return conn.execute("SHOW server_version").fetchone()[0]
-    except Exception as exc:  # noqa: BLE001 (any failure means: skip PostgreSQL)
+    except Exception as exc:
         print(f"\n== PostgreSQL: skipped, no answer on {HOST}:5432 ({exc}) ==")
         return None
 

@@ -34,7 +34,7 @@ from urllib.parse import urljoin, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import load  # noqa: E402 (bench/load.py: environment, setup and gunicorn helpers)
+import load
 
 BUDGET = 60 * 1024
 # <link rel=...> values a browser fetches on load.

@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import load  # noqa: E402 (bench/load.py: environment, setup and gunicorn helpers)
+import load
 
 ROOT = load.ROOT
 # The phone and the browser of the e2e tests.

@@ -60,12 +60,12 @@ def close_broken() -> None:
             continue
         try:
             usable = conn.is_usable()
-        except Exception:  # noqa: BLE001 - whatever the driver says, it is broken
+        except Exception:
             usable = False
         if not usable:
             try:
                 conn.close()
-            except Exception:  # noqa: BLE001 - closing a dead connection may fail too
+            except Exception:
                 conn.connection = None
 
 

@@ -109,7 +109,8 @@ def test_the_glossary_names_a_word_in_every_language_for_every_concept():
     rows = table_rows(section(GLOSSARY.read_text(encoding="utf-8"), "The words"))
     assert len(rows) >= 30
     for row in rows:
-        assert len(row) == 1 + len(LANGS) and all(row), row
+        assert len(row) == 1 + len(LANGS), row
+        assert all(row), row
     circle = next(row for row in rows if row[0].startswith("circle"))
     assert circle[1:] == ["circle", "Stammtisch", "gjeng", "ekipa", "porukka", "peña"]
 
@@ -118,7 +119,9 @@ def test_every_refusal_is_for_a_language_of_the_site_and_says_what_to_use():
     found = refusals()
     assert len(found) >= 40
     for refusal in found:
-        assert refusal.lang in LANGS and refusal.pattern and refusal.use, refusal
+        assert refusal.lang in LANGS, refusal
+        assert refusal.pattern, refusal
+        assert refusal.use, refusal
 
 
 @pytest.mark.parametrize(
@@ -170,7 +173,8 @@ def test_a_word_refused_in_some_games_names_real_games():
     assert found
     games = {path.name for path in CONTENT.iterdir() if (path / "en.summary.md").is_file()}
     for refusal, named in found:
-        assert refusal.lang in LANGS and set(named) <= games, (refusal, named)
+        assert refusal.lang in LANGS, (refusal, named)
+        assert set(named) <= games, (refusal, named)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -260,7 +264,8 @@ def test_the_interface_names_table_names_concepts_of_the_glossary():
     apart = kept_apart()
     assert {"joker", "rating", "standings"} <= set(apart)
     for concept, other in apart.items():
-        assert words_of(concept) and words_of(other)
+        assert words_of(concept)
+        assert words_of(other)
     assert set(apart) <= set(NAMED)
 
 

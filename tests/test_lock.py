@@ -101,8 +101,10 @@ def test_every_pin_has_hashes_and_each_lock_names_the_command_that_refreshes_it(
         assert f"#    {command}\n" in text.splitlines(keepends=True)[1]
         assert command in readme
         blocks = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2])
-        assert blocks and all("--hash=sha256:" in block for block in blocks)
-    assert parse_pins(BASE.read_text()) and parse_pins(DEV.read_text())
+        assert blocks
+        assert all("--hash=sha256:" in block for block in blocks)
+    assert parse_pins(BASE.read_text())
+    assert parse_pins(DEV.read_text())
 
 
 def test_this_environment_has_the_locked_versions():

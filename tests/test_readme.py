@@ -59,15 +59,19 @@ def test_each_readme_example_runs_as_printed(served_once, tmp_path, number):
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     answers = [json.loads(out) for out in result.stdout.splitlines()]
-    assert len(answers) == 1 and "error" not in answers[0], result.stdout
+    assert len(answers) == 1, result.stdout
+    assert "error" not in answers[0], result.stdout
     answer = answers[0]
     if answer["variant"] == "classic":
-        assert answer["goes_out"] is True and answer["payment"] == 3
+        assert answer["goes_out"] is True
+        assert answer["payment"] == 3
         assert answer["discard"] == "KH"
     elif answer["variant"] == "contract-nordic":
-        assert answer["deal"] == 3 and answer["can_open"] is True
+        assert answer["deal"] == 3
+        assert answer["can_open"] is True
     else:
-        assert answer["variant"] == "romme" and answer["can_open"] is True
+        assert answer["variant"] == "romme"
+        assert answer["can_open"] is True
 
 
 def test_the_contributing_commands_name_tests_and_tools_that_exist():

@@ -16,7 +16,7 @@ LANGS = [code for code, _ in settings.LANGUAGES if code != "en"]
 def read_po(path: Path) -> list[dict]:
     """A small .po reader: entries with msgid, msgid_plural, msgstr[n] and flags."""
     entries, entry, field = [], None, None
-    for raw in path.read_text(encoding="utf-8").splitlines() + [""]:
+    for raw in [*path.read_text(encoding="utf-8").splitlines(), ""]:
         line = raw.strip()
         if not line:
             if entry and "msgid" in entry:

@@ -151,7 +151,7 @@ class Card:
 
 
 JOKER = Card(0, "")
-ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS) + (JOKER,)
+ALL_CARDS: tuple[Card, ...] = (*tuple(Card(r, s) for s in SUITS for r in RANKS), JOKER)
 
 
 def card(code: str) -> Card:

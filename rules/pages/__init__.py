@@ -158,8 +158,8 @@ def _render(kind: str, variant_id: str | None, lang: str) -> RenderedPage:
     parts = html.split(SLOT_OPTIONS)
     for i, part in enumerate(parts):
         if i:
-            segments.append(Segment(mark_safe(""), "options"))  # noqa: S308 (our own slot)
-        segments.append(Segment(mark_safe(part)))  # noqa: S308 (rendered from our own files)
+            segments.append(Segment(mark_safe(""), "options"))
+        segments.append(Segment(mark_safe(part)))
     toc = tuple(TocEntry(t["id"], t["name"]) for t in toc_tokens if t["level"] == 2)
     return RenderedPage(
         kind=kind,

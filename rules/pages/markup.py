@@ -640,7 +640,7 @@ class _PlaceholderProcessor(InlineProcessor):
         super().__init__(pattern)
         self.ctx = ctx
 
-    def handleMatch(self, m: re.Match, data: str):  # noqa: N802 (Markdown's API)
+    def handleMatch(self, m: re.Match, data: str):
         name, args = m.group(1), m.group(2) or ""
         handler = HANDLERS.get(name)
         if handler is None:
@@ -678,7 +678,7 @@ class PlaceholderExtension(Extension):
         self.ctx = ctx
         super().__init__(**kwargs)
 
-    def extendMarkdown(self, md):  # noqa: N802 (Markdown's API)
+    def extendMarkdown(self, md):
         # Before every built-in inline pattern, so that [[...]] is never read as a link.
         md.inlinePatterns.register(_PlaceholderProcessor(PLACEHOLDER_RE, self.ctx), "rules", 200)
         # After the inline patterns (priority 20) have turned placeholders into elements.

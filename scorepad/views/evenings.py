@@ -179,10 +179,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     circle = reference_circle(reference) if reference else None
     ticked = request.GET.get("game", "")
     if circle is None and ticked and request.method == "GET":
-        from_game = Game.objects.by_token(ticked).select_related("circle").first()
-        if from_game is not None and from_game.circle is not None:
-            editor = ticked == from_game.editor_token or from_game.pk in created_ids(request)
-            circle = from_game.circle if editor else None
+        circle = _circle_of_ticked(request, ticked)
     if reference and circle is None:
         messages.error(
             request,
@@ -208,6 +205,22 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("The evening has started."))
                 return redirect(evening_url(evening.editor_token))
         return render(request, "scorepad/evening_new.html", {"form": form, **extra}, status=200)
+    form = _blank_evening_form(games, ticked)
+    return render(request, "scorepad/evening_new.html", {"form": form, **extra})
+
+
+def _circle_of_ticked(request: HttpRequest, ticked: str) -> Circle | None:
+    """The circle of the game ``?game=<link>`` ticks, when this phone is that game's editor."""
+    from_game = Game.objects.by_token(ticked).select_related("circle").first()
+    if from_game is None or from_game.circle is None:
+        return None
+    editor = ticked == from_game.editor_token or from_game.pk in created_ids(request)
+    return from_game.circle if editor else None
+
+
+def _blank_evening_form(games: list[Game], ticked: str) -> EveningForm:
+    """The form as a GET opens it: the game ``ticked`` names (or the only one it can begin
+    with) ticked, at that game's money per point as the stake."""
     initial: dict[str, Any] = {"once": once_token()}
     for game in games:
         if ticked in (game.viewer_token, game.editor_token):
@@ -220,7 +233,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         form.initial["games"] = [only.link_token]
         if only.value_per_point is not None:
             form.initial["stake"] = only.value_per_point
-    return render(request, "scorepad/evening_new.html", {"form": form, **extra})
+    return form
 
 
 def _start(request: HttpRequest, form: EveningForm, circle: Circle | None) -> Evening:

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
 from django.forms import BooleanField
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -105,29 +105,40 @@ def _new_game_page(
 @private_to_editors
 def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
-        # The variant this phone started last (a cookie: without script too), unless named.
-        variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
-        initial = {"first_dealer": "draw"}
-        if variant in VARIANT_IDS:
-            initial["variant"] = variant
-        reference = request.GET.get("again", "")
-        if reference:
-            editor_link_shown(request)  # an old link may carry the game's token: not cached
-        again, in_circle = again_game(reference[:200]) if reference else (None, False)
-        circle = reference_circle(request.GET.get("circle", ""))
-        if circle is None and in_circle and again is not None:
-            circle = again.circle
-        elif again is not None and circle is not None and again.circle_id != circle.pk:
-            again = None
-        seats = SeatList([], _roster(circle), circle=circle)
-        if again is not None:
-            initial.update(_again(again, seats, circle is not None))
-        elif circle is not None:
-            last = circle.games.order_by("-created_at", "-pk").first()
-            if last is not None:
-                _seat_players(last, seats, True)
-        return _new_game_page(request, NewGameForm(initial=initial, seats=seats))
+        return _new_game_page(request, _blank_form(request))
+    return _new_game_post(request)
 
+
+def _blank_form(request: HttpRequest) -> NewGameForm:
+    """The new-game form as a GET opens it: the variant this phone started last (a cookie:
+    without script too) unless named, and the players of "Play again" or of the circle's last
+    game already seated."""
+    variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
+    initial = {"first_dealer": "draw"}
+    if variant in VARIANT_IDS:
+        initial["variant"] = variant
+    reference = request.GET.get("again", "")
+    if reference:
+        editor_link_shown(request)  # an old link may carry the game's token: not cached
+    again, in_circle = again_game(reference[:200]) if reference else (None, False)
+    circle = reference_circle(request.GET.get("circle", ""))
+    if circle is None and in_circle and again is not None:
+        circle = again.circle
+    elif again is not None and circle is not None and again.circle_id != circle.pk:
+        again = None
+    seats = SeatList([], _roster(circle), circle=circle)
+    if again is not None:
+        initial.update(_again(again, seats, circle is not None))
+    elif circle is not None:
+        last = circle.games.order_by("-created_at", "-pk").first()
+        if last is not None:
+            _seat_players(last, seats, True)
+    return NewGameForm(initial=initial, seats=seats)
+
+
+def _new_game_post(request: HttpRequest) -> HttpResponse:
+    """A POST of the new-game page: a change of the seats (add, move, remove a player) shows
+    the page again as the player left it; "Start" starts the game or says what is wrong."""
     data = request.POST.copy()
     reference = data.get("circle", "")
     circle = reference_circle(reference) if reference else None
@@ -148,27 +159,19 @@ def game_new(request: HttpRequest) -> HttpResponse:
     position = small_int(dealer)
     if dealer != "draw" and not (position is not None and position < len(seats.entries)):
         data["first_dealer"] = "draw"
-
     if op == "start" and not seats.error:
         form = NewGameForm(data, seats=seats)
         if form.is_valid():
-            game = _start(request, form, seats)
-            if request.htmx:
-                response = HttpResponseClientRedirect(game_url(game.editor_token))
-            else:
-                response = redirect(game_url(game.editor_token))
-            response.set_cookie(
-                LAST_VARIANT,
-                game.variant_id,
-                max_age=LAST_VARIANT_AGE,
-                samesite="Lax",
-                httponly=True,
-                secure=settings.SESSION_COOKIE_SECURE,
-            )
-            return response
+            return _started(request, _start(request, form, seats))
         return _new_game_page(request, form)
-    initial = {key: data.get(key) for key in data}
-    form = NewGameForm(initial=initial, seats=seats)
+    form = NewGameForm(initial={key: data.get(key) for key in data}, seats=seats)
+    changed = _house_rules_changed(form, data)
+    return _new_game_page(request, form, focus_name=op == "add", rules_open=changed)
+
+
+def _house_rules_changed(form: NewGameForm, data: QueryDict) -> bool:
+    """Whether the posted house rules or schedule differ from the defaults (then they show
+    unfolded); a tick box's value is whether it was posted."""
     changed = bool(data.get("schedule", "").strip())
     for name, field in form.fields.items():
         if not name.startswith("opt_"):
@@ -177,7 +180,24 @@ def game_new(request: HttpRequest) -> HttpResponse:
             form.initial[name] = name in data
         if str(form.initial.get(name)) != str(field.initial):
             changed = True
-    return _new_game_page(request, form, focus_name=op == "add", rules_open=changed)
+    return changed
+
+
+def _started(request: HttpRequest, game: Game) -> HttpResponse:
+    """To the new game's sheet, remembering its variant for this phone's next new game."""
+    if request.htmx:
+        response = HttpResponseClientRedirect(game_url(game.editor_token))
+    else:
+        response = redirect(game_url(game.editor_token))
+    response.set_cookie(
+        LAST_VARIANT,
+        game.variant_id,
+        max_age=LAST_VARIANT_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
 
 
 def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:

@@ -26,18 +26,22 @@ def test_the_newest_deal_stays_in_view_after_a_save_and_a_live_update(page):
         record_classic(game, deal % 4, jokers=1)
     page.goto(f"{page.base}/en/games/{game.editor_token}/")
     seen = page.evaluate(NEWEST_ROW_SEEN)
-    assert seen["capped"] and seen["number"] == "15" and seen["seen"], seen
+    assert seen["capped"], seen
+    assert seen["number"] == "15", seen
+    assert seen["seen"], seen
     page.get_by_role("link", name="Record deal 16").click()
     page.locator(".deal-form label.chip", has_text="Ben").first.click()
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#game .messages")).to_contain_text("Deal 16 recorded.")
     seen = page.evaluate(NEWEST_ROW_SEEN)
-    assert seen["number"] == "16" and seen["seen"], seen
+    assert seen["number"] == "16", seen
+    assert seen["seen"], seen
     page.evaluate("document.querySelector('.sheet-scroll').scrollTop = 0")
     record_classic(game, 2)  # another phone records deal 17; this one follows
     expect(page.locator(".sheet tbody tr")).to_have_count(17)
     seen = page.evaluate(NEWEST_ROW_SEEN)
-    assert seen["number"] == "17" and seen["seen"], seen
+    assert seen["number"] == "17", seen
+    assert seen["seen"], seen
 
 
 def test_a_live_update_clears_the_success_message_that_no_longer_holds(page):
@@ -94,7 +98,8 @@ def test_at_320_px_the_scroll_cue_covers_no_score(page):
         )
         page.wait_for_timeout(50)  # a frame for the scroll-driven cue
         seen = page.evaluate(CUE_OVER_SCORES)
-        assert seen["opacity"] > 0 and seen["covered"] == [], (left, top, seen)
+        assert seen["opacity"] > 0, (left, top, seen)
+        assert seen["covered"] == [], (left, top, seen)
 
 
 from tests.e2e.test_checker import RULES_EXAMPLE as HAND  # noqa: E402

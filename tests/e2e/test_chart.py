@@ -57,7 +57,8 @@ def test_each_player_has_the_same_mark_on_the_sheet_the_standings_and_the_chart(
     assert len(marks) == 12
     for i, m in enumerate(marks):
         assert m["head"] == m["line"] == m["dot"] == m["standing"] == m["legend"], (i, m)
-        assert m["shape"] == m["legendShape"] and m["shape"].startswith("path(evenodd"), m
+        assert m["shape"] == m["legendShape"], m
+        assert m["shape"].startswith("path(evenodd"), m
         assert m["contrast"] >= 3, (i, m)  # a mark stands out from the sheet
         assert m["size"] == [10, 10]
         assert (m["dash"] != "none") == (i >= 6), (i, m)  # hollow marks, dashed lines

@@ -101,10 +101,12 @@ def test_every_line_of_the_evening_and_rating_charts_is_visible(
         assert len(lines) == expected[which], (which, lines)
         for line in lines:
             assert line["stroke"] not in ("none", "transparent", ""), (which, line)
-            assert line["alpha"] == 1 and line["opacity"] == "1", (which, line)
+            assert line["alpha"] == 1, (which, line)
+            assert line["opacity"] == "1", (which, line)
             assert line["width"] >= 1, (which, line)
             assert line["contrast"] >= 3, (which, line)  # stands out from the chart
-            assert line["points"] >= 2 and line["size"] > 0, (which, line)  # coordinates read
+            assert line["points"] >= 2, (which, line)
+            assert line["size"] > 0, (which, line)
         if which.startswith("evening"):  # the players told apart, as on the sheet
             assert len({line["stroke"] for line in lines}) == 3, lines
         SCREENSHOTS.mkdir(exist_ok=True)

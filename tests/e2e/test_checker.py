@@ -161,7 +161,8 @@ def test_changing_the_game_and_deal_updates_the_answer_in_place(page):
     page.locator(".check-deals label.chip", has_text="3").click()
     expect(page.locator(".check-brief")).to_have_text("Contract laid · penalty 15")
     query = parse_qs(urlsplit(page.url).query)
-    assert query["variant"] == ["contract-nordic"] and query["deal"] == ["3"]
+    assert query["variant"] == ["contract-nordic"]
+    assert query["deal"] == ["3"]
     assert fits_the_phone(page)
     screenshot(page, "checker-contract")
 
@@ -249,7 +250,8 @@ def test_seen_cards_tapped_on_the_grid_take_copies_off_the_waits(page):
     expect(left.first).to_have_text("1 left")
     expect(page.locator(".check-outs")).to_have_text("8 cards left in all that complete it")
     query = parse_qs(urlsplit(page.url).query)
-    assert query["seen"] == ["2S JK"] and query["to"] == ["seen"]
+    assert query["seen"] == ["2S JK"]
+    assert query["to"] == ["seen"]
     # back to the hand: the next tap goes there
     page.get_by_label("the hand", exact=True).check()
     key(page, "JK").click()

@@ -41,7 +41,8 @@ def qr_link(organiser, host: str, game: Game, which: str) -> str:
     section = organiser.locator(f"section:has(h2#share-{which})")
     url = section.locator(".link a").inner_text()
     drawn = section.locator(".qr-box path.qr-dark").get_attribute("d")
-    assert drawn and drawn in _qr(url), "the QR code does not encode the link beside it"
+    assert drawn, "the QR code does not encode the link beside it"
+    assert drawn in _qr(url), "the QR code does not encode the link beside it"
     return url
 
 

@@ -197,7 +197,8 @@ def test_a_live_update_leaves_a_wide_sheet_where_it_was_scrolled(page):
         "[document.querySelector('.sheet-scroll').scrollLeft,"
         " document.querySelector('.sheet-scroll').scrollTop]"
     )
-    assert moved[0] > 0 and moved[1] > 0
+    assert moved[0] > 0
+    assert moved[1] > 0
     record_classic(game, 3)  # another phone records deal 13; this one follows
     expect(page.locator(".sheet tbody tr")).to_have_count(13)
     kept = page.evaluate("document.querySelector('.sheet-scroll').scrollLeft")

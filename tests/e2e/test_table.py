@@ -62,12 +62,14 @@ def test_the_app_is_installable(browser, live_server, game):
     page = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/")
     href = page.locator('link[rel="manifest"]').get_attribute("href")
     manifest = page.evaluate("url => fetch(url).then(r => r.json())", href)
-    assert manifest["display"] == "standalone" and manifest["start_url"] == "/en/"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/en/"
     for icon in manifest["icons"]:
         status = page.evaluate(
             "url => fetch(url).then(r => [r.status, r.headers.get('content-type')])", icon["src"]
         )
-        assert status[0] == 200 and status[1] == icon["type"], icon
+        assert status[0] == 200, icon
+        assert status[1] == icon["type"], icon
     scope = page.evaluate("() => navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope == live_server.url + "/"
     assert page.evaluate("() => navigator.serviceWorker.getRegistration('/').then(r => !!r.active)")
@@ -85,7 +87,8 @@ def test_saving_shows_and_another_phones_change_shows_as_updated(browser, live_s
     assert "Saving…" in editor.evaluate("() => window.__said")
     expect(viewer.locator(".connection")).to_have_text("Sheet updated.")
     expect(viewer.locator("#sheet tbody tr")).to_have_count(2)
-    assert not editor.errors and not viewer.errors
+    assert not editor.errors
+    assert not viewer.errors
 
 
 def test_a_viewer_whose_link_was_replaced_is_told_so(browser, live_server, game):

@@ -34,7 +34,9 @@ def test_as_many_copies_as_the_decks_hold_is_fine():
 def test_more_jokers_than_the_deal_has_are_flagged_with_their_holders():
     hands = {"Anna": parse_cards("JK 2S"), "Ben": parse_cards("JK JK")}
     [excess] = excess_cards(hands, decks=2, jokers=2)
-    assert excess.card.is_joker and excess.count == 3 and excess.holders == ("Anna", "Ben")
+    assert excess.card.is_joker
+    assert excess.count == 3
+    assert excess.holders == ("Anna", "Ben")
     with pytest.raises(AuditError, match="3 jokers entered") as info:
         check_deal_cards(hands, decks=2, jokers=2)
     assert info.value.params["players"] == ["Anna", "Ben"]
@@ -86,21 +88,26 @@ def test_a_score_that_breaks_the_zero_sum_is_reported_with_the_sum():
 
 def test_zero_sum_scores_that_do_not_match_the_payment_are_reported():
     flaw = stake_deal_flaw([0, 1, 2], {0: 8, 1: -3, 2: -5}, 0, 4)
-    assert flaw is not None and flaw.params["player"] == 1 and flaw.params["expected"] == -4
+    assert flaw is not None
+    assert flaw.params["player"] == 1
+    assert flaw.params["expected"] == -4
 
 
 def test_a_missing_score_is_reported():
     flaw = stake_deal_flaw([0, 1, 2], {0: 8, 1: -4}, 0, 4)
-    assert flaw is not None and flaw.params["player"] == 2
+    assert flaw is not None
+    assert flaw.params["player"] == 2
 
 
 def test_a_score_of_someone_not_at_the_table_is_reported():
     flaw = stake_deal_flaw([0, 1], {0: 4, 1: -4, 7: 0}, 0, 4)
-    assert flaw is not None and flaw.params["player"] == 7
+    assert flaw is not None
+    assert flaw.params["player"] == 7
 
 
 def test_an_abandoned_deal_moves_nothing():
     assert stake_deal_flaw([0, 1, 2], {}, None, None, abandoned=True) is None
     assert stake_deal_flaw([0, 1, 2], {0: 0, 1: 0, 2: 0}, None, None, abandoned=True) is None
     flaw = stake_deal_flaw([0, 1, 2], {0: 3}, None, None, abandoned=True)
-    assert flaw is not None and flaw.params == {"player": 0, "points": 3}
+    assert flaw is not None
+    assert flaw.params == {"player": 0, "points": 3}

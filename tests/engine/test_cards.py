@@ -71,8 +71,10 @@ def test_card_codes_and_symbols():
 
 
 def test_red_suits_are_hearts_and_diamonds():
-    assert card("AH").is_red and card("AD").is_red
-    assert not card("AS").is_red and not card("AC").is_red
+    assert card("AH").is_red
+    assert card("AD").is_red
+    assert not card("AS").is_red
+    assert not card("AC").is_red
 
 
 def test_a_card_outside_the_deck_is_refused():

@@ -65,10 +65,12 @@ def test_the_highest_card_deals_in_the_nordic_game_with_the_ace_high(seed):
 def test_an_ace_is_low_in_the_classic_draw_and_high_in_the_nordic_one():
     classic = draw_first_dealer(get_variant(CLASSIC), 3, Stacked(["KH", "AS", "5D"]))
     nordic = draw_first_dealer(get_variant(NORDIC), 3, Stacked(["KH", "AS", "5D"]))
-    assert classic.dealer == 1 and nordic.dealer == 1
+    assert classic.dealer == 1
+    assert nordic.dealer == 1
     low = draw_first_dealer(get_variant(CLASSIC), 3, Stacked(["KH", "2S", "5D"]))
     high = draw_first_dealer(get_variant(NORDIC), 3, Stacked(["KH", "2S", "5D"]))
-    assert low.dealer == 1 and high.dealer == 0
+    assert low.dealer == 1
+    assert high.dealer == 0
 
 
 def test_only_the_players_tied_for_the_deciding_card_draw_again():

@@ -101,7 +101,7 @@ def _brute(remaining: tuple, lengths: tuple[int, ...], twos_wild: bool) -> froze
     first, rest = remaining[pick], remaining[:pick] + remaining[pick + 1 :]
     found = set()
     for length in (3, 4, 5):
-        more = tuple(sorted(lengths + (length,)))
+        more = tuple(sorted((*lengths, length)))
         if not _fits_splits(more):
             continue
         for suit, window, i in _windows(first, length, twos_wild):
@@ -201,7 +201,7 @@ def brute_goes_out(hand: list[Card], twos_wild: bool = True) -> bool:
 
 
 def brute_waits(hand: list[Card], twos_wild: bool = True) -> list[Card]:
-    return [c for c in ALL if brute_goes_out(hand + [c], twos_wild)]
+    return [c for c in ALL if brute_goes_out([*hand, c], twos_wild)]
 
 
 # --- checking an answer ------------------------------------------------------------------------
@@ -222,7 +222,8 @@ def check_arrangement(result: dict, hand: list[Card], twos_wild: bool, first_tur
         # own checks, independent of melds.py
         sf = [p.stands_for for p in meld.placed]
         assert 3 <= len(sf) <= 5
-        assert len({c.suit for c in sf}) == 1 and not any(c.is_joker for c in sf)
+        assert len({c.suit for c in sf}) == 1
+        assert not any(c.is_joker for c in sf)
         positions = [c.rank for c in sf]
         if positions[0] != 1 and positions[-1] == 1:
             positions[-1] = 14
@@ -252,7 +253,7 @@ def check_arrangement(result: dict, hand: list[Card], twos_wild: bool, first_tur
 def solver_waits(hand: list[Card], twos_wild: bool) -> list[Card]:
     """The cards that let the hand go out, by solving hand + card for every card."""
     opts = {"twos_wild": twos_wild}
-    return [c for c in ALL if solve_classic(hand + [c], opts, None)["goes_out"]]
+    return [c for c in ALL if solve_classic([*hand, c], opts, None)["goes_out"]]
 
 
 def check_against_brute(hand: list[Card], twos_wild: bool, brute_force_waits=False) -> dict:
@@ -265,8 +266,10 @@ def check_against_brute(hand: list[Card], twos_wild: bool, brute_force_waits=Fal
         assert result["payment"] == expected, codes(hand)
         check_arrangement(result, hand, twos_wild)
     else:
-        assert result["melds"] == [] and result["payment"] is None
-        assert result["payment_rows"] == [] and result["discard"] is None
+        assert result["melds"] == []
+        assert result["payment"] is None
+        assert result["payment_rows"] == []
+        assert result["discard"] is None
         if len(hand) == 15:
             waits = brute_waits if brute_force_waits else solver_waits
             assert result["waits"] == waits(hand, twos_wild), codes(hand)
@@ -321,14 +324,16 @@ def test_queen_king_ace_is_a_run():
 
 def test_ace_two_three_is_a_run_with_a_natural_two():
     result = solve(COMPLETE_WITHOUT_DIAMONDS + " AD 2D 3D")
-    assert result["goes_out"] and result["payment"] == 11
+    assert result["goes_out"]
+    assert result["payment"] == 11
     assert [("AD", "AD"), ("2D", "2D"), ("3D", "3D")] in [meld_codes(m) for m in result["melds"]]
 
 
 def test_identical_cards_go_to_two_runs():
     hand = "5H 6H 7H 5H 6H 7H 5D 6D 7D 5C 6C 7C 9S 10S JS"
     result = solve(hand)
-    assert result["goes_out"] and result["payment"] == 11
+    assert result["goes_out"]
+    assert result["payment"] == 11
     assert sum(1 for m in result["melds"] if meld_codes(m)[0] == ("5H", "5H")) == 2
     check_arrangement(result, parse_cards(hand), True)
 
@@ -355,7 +360,9 @@ def _runs(result) -> list[str]:
 def test_two_identical_twos_in_one_run_do_not_go_out():
     hand = parse_cards(TWO_SPADES_TOGETHER)
     result = solve_classic(hand, {"twos_wild": True}, None)
-    assert not result["goes_out"] and result["melds"] == [] and result["payment"] is None
+    assert not result["goes_out"]
+    assert result["melds"] == []
+    assert result["payment"] is None
     assert brute_payment(hand) is None
     # drawn, the card does not help either: discarding it leaves the same 15 cards
     result = solve(TWO_SPADES_TOGETHER + " KD")
@@ -370,7 +377,7 @@ def test_waits_of_a_hand_held_back_by_two_identical_twos():
     assert card("3S") in waits  # A♠ 2♠ 3♠, the other 2♠ wild in another run
     assert card("2S") in waits  # a third 2♠: discard the A♠, the three 2♠ in three runs
     for c in waits:
-        check_arrangement(solve_classic(hand + [c], {"twos_wild": True}, None), hand + [c], True)
+        check_arrangement(solve_classic([*hand, c], {"twos_wild": True}, None), [*hand, c], True)
 
 
 def test_another_arrangement_keeps_identical_twos_apart():
@@ -378,7 +385,8 @@ def test_another_arrangement_keeps_identical_twos_apart():
     # each 2♠ is in a run of its own, for the same payment
     hand = TWO_SPADES_TOGETHER + " 8H"
     result = solve(hand)
-    assert result["goes_out"] and result["payment"] == 1 + 2 == brute_payment(parse_cards(hand))
+    assert result["goes_out"]
+    assert result["payment"] == 1 + 2 == brute_payment(parse_cards(hand))
     assert result["discard"] == card("AS")
     assert sum("2S" in run for run in _runs(result)) == 2
     check_arrangement(result, parse_cards(hand), True)
@@ -391,7 +399,8 @@ def test_a_natural_two_and_a_wild_identical_two_are_in_different_runs():
     result = solve(hand)
     assert result["goes_out"]
     assert result["payment"] == 2 == brute_payment(parse_cards(hand))
-    assert "AS 2S 3S" in _runs(result) and "5H 6H 7H 2S=8H" in _runs(result)
+    assert "AS 2S 3S" in _runs(result)
+    assert "5H 6H 7H 2S=8H" in _runs(result)
     check_arrangement(result, parse_cards(hand), True)
     # with no room elsewhere it does not go out
     assert not solve("AS 2S 3S 2S 5H 6H 7H 8H 9D 10D JD 9C 10C JC KS")["goes_out"]
@@ -399,9 +408,11 @@ def test_a_natural_two_and_a_wild_identical_two_are_in_different_runs():
 
 def test_two_jokers_and_two_different_twos_may_share_a_run():
     result = solve("JK JK AS 4H 5H 6H 7D 8D 9D 9C 10C JC 5S 6S 7S")
-    assert result["goes_out"] and result["payment"] == 1 + 4
+    assert result["goes_out"]
+    assert result["payment"] == 1 + 4
     result = solve("2H 2S AS 4H 5H 6H 7D 8D 9D 9C 10C JC 5S 6S 7S")
-    assert result["goes_out"] and result["payment"] == 1 + 2
+    assert result["goes_out"]
+    assert result["payment"] == 1 + 2
 
 
 def test_jokers_only_twos_are_natural_and_never_share_a_run_anyway():
@@ -411,7 +422,8 @@ def test_jokers_only_twos_are_natural_and_never_share_a_run_anyway():
 def test_a_run_of_six_splits_three_and_three():
     hand = "3C 4C 5C 6C 7C 8C 9H 10H JH 4D 5D 6D 9S 10S JS"
     result = solve(hand)
-    assert result["goes_out"] and result["payment"] == 11
+    assert result["goes_out"]
+    assert result["payment"] == 11
     assert sorted(len(m.placed) for m in result["melds"]) == [3, 3, 3, 3, 3]
     check_arrangement(result, parse_cards(hand), True)
 
@@ -437,7 +449,8 @@ def test_wild_two_pays_more_when_wild_cards_are_needed_anyway():
     # it pays one more: 1 + 1 + 2 = 4 instead of 1 + 2 = 3.
     hand = "AS 2S 3S 4S 6H 7H 8H 8D 9D 10D 5C 6C 7C 9C JK"
     result = solve(hand)
-    assert result["goes_out"] and result["payment"] == 4
+    assert result["goes_out"]
+    assert result["payment"] == 4
     wild = [p for m in result["melds"] for p in m.placed if p.card == card("2S")]
     assert wild[0].is_wild
     check_arrangement(result, parse_cards(hand), True)
@@ -461,7 +474,8 @@ def test_twos_wild_off_makes_two_an_ordinary_card():
     assert solve(hand, twos_wild=True)["payment"] == 2
     assert not solve(hand, twos_wild=False)["goes_out"]
     result = solve(COMPLETE_WITHOUT_DIAMONDS + " 2D 3D 4D", twos_wild=False)
-    assert result["goes_out"] and result["payment"] == 11
+    assert result["goes_out"]
+    assert result["payment"] == 11
 
 
 def test_discard_the_joker_for_the_no_wild_payment():
@@ -522,7 +536,8 @@ def test_first_turn_rows():
         "first_turn_undrawn",
     ]
     drawn = solve(hand + " KH", first_turn="drawn")
-    assert drawn["payment"] == 18 and drawn["discard"] == card("KH")
+    assert drawn["payment"] == 18
+    assert drawn["discard"] == card("KH")
     assert drawn["payment_rows"][-1].as_json() == {"row": "first_turn_drawn", "points": 7}
 
 
@@ -542,7 +557,8 @@ def test_waits_of_a_hand_one_card_short():
     result = solve_classic(hand, {"twos_wild": True}, None)
     assert not result["goes_out"]
     assert result["waits"] == brute_waits(hand)
-    assert card("2D") in result["waits"] and JOKER in result["waits"]
+    assert card("2D") in result["waits"]
+    assert JOKER in result["waits"]
     assert result["waits"][-1] == JOKER
 
 
@@ -550,7 +566,8 @@ def test_waits_jokers_only():
     hand = parse_cards("4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH")
     result = solve_classic(hand, {"twos_wild": False}, None)
     assert result["waits"] == brute_waits(hand, twos_wild=False)
-    assert card("2D") in result["waits"] and card("2S") not in result["waits"]
+    assert card("2D") in result["waits"]
+    assert card("2S") not in result["waits"]
 
 
 def test_no_waits_is_an_empty_list():
@@ -569,7 +586,9 @@ def test_check_hand_serialises_the_answer():
     result = check_hand(
         {"variant": "classic", "cards": "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK"}
     )
-    assert result["discard"] == "KH" and result["payment"] == 3 and result["waits"] is None
+    assert result["discard"] == "KH"
+    assert result["payment"] == 3
+    assert result["waits"] is None
     assert {"card": "JK", "as": "2D"} in [p for m in result["melds"] for p in m]
 
 
@@ -660,7 +679,7 @@ def test_waits_match_every_drawn_card(case):
         assert result["waits"] == sorted(result["waits"], key=lambda c: c.sort_key)
         for c in result["waits"]:
             check_arrangement(
-                solve_classic(hand + [c], {"twos_wild": twos_wild}, None), hand + [c], twos_wild
+                solve_classic([*hand, c], {"twos_wild": twos_wild}, None), [*hand, c], twos_wild
             )
 
 
@@ -711,7 +730,7 @@ def test_hands_with_identical_twos_match_brute_force(seed):
     result = check_against_brute(hand, True)
     if result["waits"]:
         for c in result["waits"]:
-            check_arrangement(solve_classic(hand + [c], {}, None), hand + [c], True)
+            check_arrangement(solve_classic([*hand, c], {}, None), [*hand, c], True)
 
 
 @pytest.mark.parametrize(

@@ -154,7 +154,8 @@ def check_answer(result, hand, variant, deal) -> None:
     assert result["penalty"] == sum(penalty_of(c) for c in left)
     assert result["goes_out"] == (result["can_open"] and not left)
     if not result["can_open"]:
-        assert melds == [] and discard is None
+        assert melds == []
+        assert discard is None
         assert Counter(left) == Counter(hand)
         return
     laid = [p.card for m in melds for p in m.placed]
@@ -165,7 +166,8 @@ def check_answer(result, hand, variant, deal) -> None:
     else:
         assert left == []
     kinds = Counter(m.kind for m in melds)
-    assert kinds[SET] == deal.sets and kinds[RUN] == deal.runs
+    assert kinds[SET] == deal.sets
+    assert kinds[RUN] == deal.runs
     for meld in melds:
         with suppress(NotImplementedError):  # melds.py still the interface stub: see below
             validate_meld(meld, variant, {}, kind=meld.kind, deal=deal)
@@ -219,7 +221,8 @@ def test_goes_out_with_no_discard_when_every_card_is_laid():
     result = solve(SPANISH, "7S 7H 7D 8S 8H 8D 8C", 1)
     assert result["goes_out"] is True
     assert result["discard"] is None
-    assert result["left_in_hand"] == [] and result["penalty"] == 0
+    assert result["left_in_hand"] == []
+    assert result["penalty"] == 0
 
 
 def test_goes_out_discarding_the_one_card_that_does_not_fit():
@@ -248,7 +251,8 @@ def test_two_runs_of_one_suit_that_share_no_card_count_as_two_melds():
 def test_two_runs_of_one_suit_share_out_the_cards_they_both_could_use():
     # A-2-3-JK-5 and A-JK-JK-4-5: each run keeps within the Nordic limit only this way
     result = solve(NORDIC, "AS AS 2S 3S 4S 5S 5S JK JK JK", DealSpec(3, 8, 0, 2))
-    assert result["goes_out"] is True and result["discard"] is None
+    assert result["goes_out"] is True
+    assert result["discard"] is None
     assert all(m.wild_count <= len(m.placed) - m.wild_count for m in result["melds"])
 
 
@@ -274,7 +278,8 @@ def test_a_spanish_run_may_hold_all_thirteen_ranks():
     hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 5D"
     result = solve(SPANISH, hand, DealSpec(1, 12, 0, 1))
     assert len(result["melds"][0].placed) == 13
-    assert result["discard"] == card("5D") and result["goes_out"] is True
+    assert result["discard"] == card("5D")
+    assert result["goes_out"] is True
 
 
 def test_nordic_wild_cards_never_outnumber_natural_cards():
@@ -293,7 +298,8 @@ def test_spanish_set_needs_one_natural_card():
 
 def test_spanish_set_takes_every_joker():
     result = solve(SPANISH, "5S 5D JK JK JK 7C 7D 7H", 1)
-    assert result["goes_out"] is True and result["discard"] is None
+    assert result["goes_out"] is True
+    assert result["discard"] is None
 
 
 def test_red_ace_in_a_set_of_aces_is_natural():
@@ -328,7 +334,8 @@ def test_joker_goes_where_it_saves_most():
     # the joker can close the run or extend a set: either way it is laid, never kept
     result = solve(SPANISH, "4H 5H 7H 9S 9D 9C JK KS", 2)
     assert result["can_open"] is True
-    assert JOKER not in result["left_in_hand"] and result["discard"] != JOKER
+    assert JOKER not in result["left_in_hand"]
+    assert result["discard"] != JOKER
 
 
 def test_penalty_counts_after_discarding_the_most_expensive_card():
@@ -374,7 +381,8 @@ def test_the_answer_does_not_change_between_runs():
 def test_check_hand_serialises_the_answer():
     result = check_hand({"variant": "contract-spanish", "cards": "7S 7H 7D 8S 8H 8D KC", "deal": 1})
     assert result["contract"] == {"sets": 2, "runs": 0}
-    assert result["discard"] == "KC" and result["left_in_hand"] == []
+    assert result["discard"] == "KC"
+    assert result["left_in_hand"] == []
     assert result["melds"][0] == [
         {"card": "7S", "as": "7S"},
         {"card": "7H", "as": "7H"},

@@ -119,7 +119,8 @@ def check_answer(result, hand, options) -> None:
         result["opening_points"] > 0 and result["opening_points"] >= options["opening_minimum"]
     )
     if not (result["can_open"] or result["handromme"]):
-        assert melds == [] and discard is None
+        assert melds == []
+        assert discard is None
         return
     laid = [p.card for m in melds for p in m.placed]
     kept = Counter(hand) - Counter(laid)
@@ -213,13 +214,15 @@ def test_opening_minimum_is_51_by_default_and_an_option():
     assert solve(hand)["can_open"] is False
     assert solve(hand, opening_minimum=40)["can_open"] is True
     higher = solve("9S 10S JS QS KS 2C 2D 2H " + FILLER[:-3])
-    assert higher["opening_points"] == 55 and higher["can_open"] is True
+    assert higher["opening_points"] == 55
+    assert higher["can_open"] is True
 
 
 def test_best_opening_keeps_a_card_and_discards_the_dearest():
     result = solve("AS 2S 3S 4H 5H 6H 7H 8C 8D 8S KC KD KH QS 2D")
     assert result["opening_points"] == 16 + 22 + 24 + 30
-    assert result["can_open"] is True and result["handromme"] is False
+    assert result["can_open"] is True
+    assert result["handromme"] is False
     assert result["discard"] == card("QS")
 
 
@@ -233,7 +236,8 @@ def test_handromme_needs_no_minimum():
 
 def test_handromme_shows_the_going_out_arrangement():
     result = solve("AS 2S 3S 4H 5H 6H 7H 8C 8D 8S KC KD KH KS 2D")
-    assert result["handromme"] is True and result["can_open"] is True
+    assert result["handromme"] is True
+    assert result["can_open"] is True
     assert result["discard"] == card("2D")
     assert result["opening_points"] == 16 + 22 + 24 + 40
 
@@ -250,7 +254,8 @@ def test_check_hand_serialises_the_answer():
     result = check_hand(
         {"variant": "romme", "cards": "AS 2S 3S 4H 5H 6H 7H 8C 8D 8S KC KD KH KS 2D"}
     )
-    assert result["handromme"] is True and result["discard"] == "2D"
+    assert result["handromme"] is True
+    assert result["discard"] == "2D"
     assert {"card": "AS", "as": "AS"} in result["melds"][0]
 
 

@@ -83,13 +83,18 @@ TWO_SPADES_TOGETHER = "AS 2S 2S 5S 6S 7S 4H 5H 6H 7D 8D 9D 9C 10C JC"
 
 def test_two_identical_twos_in_one_run_do_not_go_out(client):
     result = post(client, {"variant": "classic", "cards": TWO_SPADES_TOGETHER}).json()
-    assert result["goes_out"] is False and result["melds"] == [] and result["payment"] is None
-    assert "3S" in result["waits"] and "JK" in result["waits"]
+    assert result["goes_out"] is False
+    assert result["melds"] == []
+    assert result["payment"] is None
+    assert "3S" in result["waits"]
+    assert "JK" in result["waits"]
 
 
 def test_a_hand_that_can_keep_its_identical_twos_apart_goes_out(client):
     result = post(client, {"variant": "classic", "cards": TWO_SPADES_TOGETHER + " 8H"}).json()
-    assert result["goes_out"] is True and result["payment"] == 3 and result["discard"] == "AS"
+    assert result["goes_out"] is True
+    assert result["payment"] == 3
+    assert result["discard"] == "AS"
     for meld in result["melds"]:
         assert sum(1 for p in meld if p["card"] == "2S") <= 1
 

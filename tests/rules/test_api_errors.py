@@ -17,7 +17,9 @@ def assert_json_error(response, status):
     assert response.status_code == status, response.content[:200]
     assert response["Content-Type"] == "application/json"
     body = json.loads(response.content)
-    assert set(body) == {"error"} and isinstance(body["error"], str) and body["error"]
+    assert set(body) == {"error"}
+    assert isinstance(body["error"], str)
+    assert body["error"]
     return body["error"]
 
 

@@ -320,7 +320,7 @@ option_values = st.one_of(
     json_values,
 )
 option_names = st.sampled_from(
-    sorted({spec.name for v in VARIANTS.values() for spec in v.options}) + ["colour", ""]
+    [*sorted({spec.name for v in VARIANTS.values() for spec in v.options}), "colour", ""]
 )
 requests = st.fixed_dictionaries(
     {},

@@ -109,7 +109,8 @@ def test_tapping_a_card_with_seen_chosen_marks_it_seen_without_javascript(client
     response = page(client, cards=NOT_OUT, to="seen", add="2H")
     assert query_of(response)["seen"] == "2H"
     assert query_of(response)["to"] == "seen"
-    assert query_of(response)["cards"].split() == NOT_OUT.split()[:8] + [
+    assert query_of(response)["cards"].split() == [
+        *NOT_OUT.split()[:8],
         "KH",
         "AD",
         "3D",
@@ -157,12 +158,14 @@ def test_an_htmx_tap_swaps_the_seen_cards_in(client):
 def test_other_games_have_no_seen_cards(client):
     response = page(client, variant="romme", seen="2S", to="seen", players="4", add="3S")
     html = html_of(response)
-    assert 'name="seen"' not in html and 'name="players"' not in html
+    assert 'name="seen"' not in html
+    assert 'name="players"' not in html
     assert query_of(response) == {"variant": "romme", "cards": "3S"}
 
 
 @pytest.mark.parametrize("lang", ["de", "nb", "pl", "fi", "es"])
 def test_the_outs_are_said_in_every_language(client, lang):
     html = html_of(page(client, lang, cards=NOT_OUT, seen="JK"))
-    assert "cards left in all" not in html and "left</span>" not in html
+    assert "cards left in all" not in html
+    assert "left</span>" not in html
     assert len(outs_of(html)) == 5

@@ -100,8 +100,10 @@ def test_jsonl_keeps_identical_twos_apart_like_the_api():
     result = run("--jsonl", stdin="".join(json.dumps(h) + "\n" for h in hands))
     assert result.returncode == 0, result.stderr
     refused, accepted = [json.loads(line) for line in result.stdout.splitlines()]
-    assert refused["goes_out"] is False and "3S" in refused["waits"]
-    assert accepted["goes_out"] is True and accepted["discard"] == "AS"
+    assert refused["goes_out"] is False
+    assert "3S" in refused["waits"]
+    assert accepted["goes_out"] is True
+    assert accepted["discard"] == "AS"
     assert all(sum(p["card"] == "2S" for p in meld) <= 1 for meld in accepted["melds"])
 
 

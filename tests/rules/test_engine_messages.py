@@ -156,13 +156,19 @@ BAD_INPUTS = [
         kind="set",
     ),
     lambda: validate_meld(
-        [Placed(card("5S"), card("5S")), Placed(card("5S"), card("5S"))]
-        + [Placed(card("6S"), card("6S"))],
+        [
+            Placed(card("5S"), card("5S")),
+            Placed(card("5S"), card("5S")),
+            Placed(card("6S"), card("6S")),
+        ],
         get_variant(CLASSIC),
     ),
     lambda: validate_meld(
-        [Placed(card("5S"), card("5S")), Placed(card("JK"), card("5S"))]
-        + [Placed(card("6S"), card("6S"))],
+        [
+            Placed(card("5S"), card("5S")),
+            Placed(card("JK"), card("5S")),
+            Placed(card("6S"), card("6S")),
+        ],
         get_variant(CLASSIC),
     ),
     lambda: validate_meld(
@@ -196,7 +202,8 @@ def test_engine_errors_carry_a_template_and_params(make):
     exc = _raised(make)
     for e in _all_errors(exc):
         assert isinstance(e, ValueError)
-        assert "{" not in e.template and "}" not in e.template, e.template
+        assert "{" not in e.template, e.template
+        assert "}" not in e.template, e.template
         placeholders = re.findall(r"%\((\w+)\)", e.template)
         assert set(placeholders) <= set(e.params), (e.template, e.params)
         assert "%" not in re.sub(r"%\(\w+\)[sdr]", "", e.template), e.template
@@ -216,9 +223,11 @@ def test_subclasses_keep_their_attributes():
     assert isinstance(exc, CheckError)
     assert (exc.token, exc.code, str(exc)) == ("ZZ", "bad_card", "“ZZ” is not a card.")
     exc = _raised(lambda: get_variant(NORDIC).deal_spec(9))
-    assert isinstance(exc, OptionError) and exc.code == "bad_deal"
+    assert isinstance(exc, OptionError)
+    assert exc.code == "bad_deal"
     exc = _raised(lambda: classic_ledger(["a", "b"], "c", 1))
-    assert isinstance(exc, ScoreError) and exc.player == "c"
+    assert isinstance(exc, ScoreError)
+    assert exc.player == "c"
     assert str(exc) == "c went out but is not one of the players"
     exc = _raised(lambda: classic_ledger(["a"], "a", 1))
     assert exc.player is None

@@ -51,10 +51,12 @@ def test_every_rules_page_renders_in_every_language(client, lang, variant):
     assert f'<article class="rules" lang="{lang}" id="rules-{variant}">' in body
     page = pages.get_page(pages.RULES, variant, lang)
     assert page.lang == lang
-    assert page.title and page.essence
+    assert page.title
+    assert page.essence
     assert f"<h1>{page.title}</h1>" in body
     # Every placeholder became HTML; no inline style (the CSP forbids it).
-    assert "[[" not in body and "]]" not in body
+    assert "[[" not in body
+    assert "]]" not in body
     assert "style=" not in body
     # Card examples are drawn as card faces.
     assert len(FACE.findall(body)) >= 10
@@ -82,7 +84,8 @@ def test_every_summary_renders_in_every_language(client, lang, variant):
     page = pages.get_page(pages.SUMMARY, variant, lang)
     assert page.lang == lang
     assert f'id="summary-{variant}"' in body
-    assert "[[" not in body and "style=" not in body
+    assert "[[" not in body
+    assert "style=" not in body
     assert len(FACE.findall(body)) >= 5
     assert 'id="rule-options"' in body
     assert f'href="/{lang}/rules/{variant}/"' in body  # back to the full rules
@@ -304,7 +307,7 @@ def test_the_sheets_example_hand_goes_out_as_the_page_says():
 
 
 def test_romme_opening_values_follow_the_card_values():
-    html, ctx = render("[[opening-sum: 7H 8H 9H | QS QH QD]] [[opening: AS 2S 3S]]", "en", "romme")
+    html, _ctx = render("[[opening-sum: 7H 8H 9H | QS QH QD]] [[opening: AS 2S 3S]]", "en", "romme")
     assert '<span class="num" data-example="opening">24 + 30 = 54</span>' in html
     # An ace in A-2-3 counts 11 for the opening (docs/rules.md#romme).
     assert '<span class="num" data-example="opening">16</span>' in html
@@ -433,7 +436,8 @@ def test_a_game_without_switches_says_so(client):
 
 def test_other_query_parameters_are_ignored(client):
     body = body_of(client.get("/en/rules/classic/?utm_source=x"))
-    assert "Your game" not in body and "rules-note error" not in body
+    assert "Your game" not in body
+    assert "rules-note error" not in body
 
 
 # --- rendered once ---------------------------------------------------------------------------------
@@ -481,7 +485,8 @@ def test_the_glossary_has_the_same_entries_in_every_language(lang):
     english, other = words("en")["glossary"], words(lang)["glossary"]
     assert [e.get("variants") for e in other] == [e.get("variants") for e in english]
     terms = [e["term"] for e in other]
-    assert all(terms) and all(e["text"] for e in other)
+    assert all(terms)
+    assert all(e["text"] for e in other)
 
 
 def test_every_option_of_the_engine_has_words_in_every_language():
@@ -496,7 +501,8 @@ def test_the_stylesheet_prints_the_summary_without_navigation():
     css = (settings.BASE_DIR / "static" / "css" / "app.css").read_text()
     rules = css.split("Rules pages", 1)[1]
     print_rules = rules.split("@media print", 1)[1]
-    assert ".top" in print_rules and ".rules-langs" in print_rules
+    assert ".top" in print_rules
+    assert ".rules-langs" in print_rules
 
 
 @pytest.mark.parametrize(

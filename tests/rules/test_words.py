@@ -42,7 +42,8 @@ def test_every_option_has_its_words_in_every_language(lang):
     for variant_id in VARIANT_IDS:
         for spec in get_variant(variant_id).options:
             label, help_text = option_words(spec.name, lang)
-            assert label and help_text
+            assert label
+            assert help_text
             assert (label, help_text) == (
                 words(lang)["option"][spec.name]["label"],
                 words(lang)["option"][spec.name]["help"],
@@ -56,7 +57,8 @@ def test_the_new_game_form_the_checker_and_the_rules_page_say_an_option_alike(cl
     checker = html.unescape(client.get("/de/check/?variant=romme").content.decode())
     rules = html.unescape(client.get("/de/rules/romme/").content.decode())
     for body in (new_game, checker, rules):
-        assert label in body and help_text in body
+        assert label in body
+        assert help_text in body
 
 
 def test_the_checker_and_the_deal_preview_label_payment_rows_from_the_word_files(client):

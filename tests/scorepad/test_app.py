@@ -30,7 +30,8 @@ def test_the_manifest_makes_the_app_installable(client, db):
     assert answer.status_code == 200
     assert answer["Content-Type"] == "application/manifest+json"
     manifest = json.loads(answer.content)
-    assert manifest["name"] and manifest["short_name"]
+    assert manifest["name"]
+    assert manifest["short_name"]
     assert manifest["start_url"] == "/de/"
     assert manifest["scope"] == "/"
     assert manifest["display"] == "standalone"
@@ -47,7 +48,8 @@ def test_the_manifest_makes_the_app_installable(client, db):
 
 def test_an_unknown_language_gets_the_english_manifest(client, db):
     manifest = client.get("/manifest.webmanifest?lang=xx").json()
-    assert manifest["lang"] == "en" and manifest["start_url"] == "/en/"
+    assert manifest["lang"] == "en"
+    assert manifest["start_url"] == "/en/"
 
 
 @pytest.mark.parametrize(("path", "sizes", "_purpose"), ICONS)
@@ -75,7 +77,8 @@ def test_the_service_worker_is_served_from_the_root_with_the_deploys_files(clien
 
 def test_the_service_worker_keeps_to_its_own_site(client, db):
     code = client.get("/sw.js").content.decode()
-    assert "http://" not in code and "https://" not in code
+    assert "http://" not in code
+    assert "https://" not in code
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "No connection"), ("de", "Keine Verbindung")])

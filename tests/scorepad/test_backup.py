@@ -143,7 +143,8 @@ def test_a_backup_restores_every_sheet_as_it_was(games, tmp_path):
     call_command("backup", "export", str(path), stderr=io.StringIO())
     document = json.loads(path.read_text())
     assert document["format"] == "continental-scorepad-backup"
-    assert len(document["games"]) == 5 and len(document["circles"]) == 1
+    assert len(document["games"]) == 5
+    assert len(document["circles"]) == 1
     assert [p["name"] for p in document["circles"][0]["people"]] == [
         "Eve",
         "Finn",
@@ -154,7 +155,8 @@ def test_a_backup_restores_every_sheet_as_it_was(games, tmp_path):
     assert document["circles"][0]["people"][4]["merged_into"] == Person.objects.get(name="Anna").pk
 
     empty_the_database()
-    assert not DealScore.objects.exists() and not GameEvent.objects.exists()
+    assert not DealScore.objects.exists()
+    assert not GameEvent.objects.exists()
     assert restore(path) == "Restored 5 games and 5 people of circles.\n"
 
     assert snapshot() == before
@@ -175,7 +177,8 @@ def test_the_export_to_stdout_is_the_same_document(games):
     document = json.loads(export_text())
     assert [g["id"] for g in document["games"]] == [g.pk for g in games]
     classic = document["games"][0]
-    assert classic["variant"] == "classic" and classic["value_per_point"] == "0.50"
+    assert classic["variant"] == "classic"
+    assert classic["value_per_point"] == "0.50"
     assert [d["number"] for d in classic["deals"]] == [1, 2, 3]
     assert [e["kind"] for e in classic["history"]] == ["recorded"] * 4 + ["undone"]
 
@@ -192,10 +195,10 @@ def test_a_backup_is_restored_only_into_an_empty_database(games, tmp_path):
 def test_the_refusal_exits_with_status_2_from_the_command_line(games, tmp_path):
     path = tmp_path / "backup.json"
     path.write_text(export_text())
-    with pytest.raises(SystemExit) as exited:
-        # As manage.py runs it: a CommandError becomes a message and an exit status.
-        from django.core.management import ManagementUtility
+    # As manage.py runs it: a CommandError becomes a message and an exit status.
+    from django.core.management import ManagementUtility
 
+    with pytest.raises(SystemExit) as exited:
         ManagementUtility(["manage.py", "backup", "import", str(path)]).execute()
     assert exited.value.code == 2
 
@@ -225,8 +228,10 @@ def test_a_corrupt_backup_imports_nothing(games, tmp_path, spoil):
     with pytest.raises(CommandError, match="Nothing was imported") as refused:
         restore(path)
     assert refused.value.returncode == 1
-    assert not Circle.objects.exists() and not Game.objects.exists()
-    assert not Deal.objects.exists() and not GameEvent.objects.exists()
+    assert not Circle.objects.exists()
+    assert not Game.objects.exists()
+    assert not Deal.objects.exists()
+    assert not GameEvent.objects.exists()
 
 
 def test_a_file_that_is_not_json_imports_nothing(tmp_path, db):

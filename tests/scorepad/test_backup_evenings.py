@@ -3,6 +3,7 @@ history and the evening carried to; a backup from before evenings still restores
 
 import io
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -36,10 +37,7 @@ def evenings():
 
 
 def reload(evening):
-    class Request:
-        session = {}
-
-    return resolve_evening(Request(), evening.viewer_token).evening
+    return resolve_evening(SimpleNamespace(session={}), evening.viewer_token).evening
 
 
 def picture():
@@ -93,7 +91,8 @@ def test_a_backup_without_evenings_still_restores(evenings, tmp_path):
     (tmp_path / "old.json").write_text(json.dumps(document))
     empty()
     call_command("backup", "import", str(tmp_path / "old.json"), stdout=io.StringIO())
-    assert Game.objects.count() == 2 and not Evening.objects.exists()
+    assert Game.objects.count() == 2
+    assert not Evening.objects.exists()
 
 
 def test_an_evening_in_the_database_means_it_is_not_empty(evenings, tmp_path):
@@ -122,5 +121,6 @@ def test_a_spoilt_evening_restores_nothing(evenings, tmp_path, spoil):
     empty()
     with pytest.raises(CommandError, match="Nothing was imported"):
         call_command("backup", "import", str(tmp_path / "bad.json"), stdout=io.StringIO())
-    assert not Game.objects.exists() and not Evening.objects.exists()
+    assert not Game.objects.exists()
+    assert not Evening.objects.exists()
     assert not EveningGame.objects.exists()

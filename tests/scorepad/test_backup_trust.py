@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.core.management import call_command
@@ -24,10 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _reload(evening):
-    class Request:
-        session: dict = {}
-
-    return resolve_evening(Request(), evening.viewer_token).evening
+    return resolve_evening(SimpleNamespace(session={}), evening.viewer_token).evening
 
 
 def make_backup() -> dict:
@@ -125,7 +123,8 @@ def test_a_value_past_what_the_database_holds_is_refused_with_a_message(
 ):
     message = restore_text(tmp_path, json.dumps(spoil(backup, path, value)))
     assert message.endswith("Nothing was imported."), message
-    assert "The database refused" not in message and " is not readable (" not in message
+    assert "The database refused" not in message
+    assert " is not readable (" not in message
     assert nothing_stored()
 
 
@@ -167,7 +166,8 @@ def test_links_that_break_the_rules_of_links_are_refused(backup, tmp_path, chang
     doc = json.loads(json.dumps(backup))
     change(doc)
     message = restore_text(tmp_path, json.dumps(doc))
-    assert said in message and message.endswith("Nothing was imported."), message
+    assert said in message, message
+    assert message.endswith("Nothing was imported."), message
     for token in (backup["games"][0]["editor_token"], backup["games"][1]["editor_token"]):
         assert token not in message  # the message never shows a key to a game
     assert nothing_stored()
@@ -184,13 +184,15 @@ def test_links_that_break_the_rules_of_links_are_refused(backup, tmp_path, chang
 )
 def test_json_nested_too_deeply_is_refused_with_a_message(tmp_path, db, text):
     message = restore_text(tmp_path, text)
-    assert "nested too deeply" in message and message.endswith("Nothing was imported.")
+    assert "nested too deeply" in message
+    assert message.endswith("Nothing was imported.")
     assert nothing_stored()
 
 
 def test_the_unspoilt_backup_restores(backup, tmp_path):
     assert restore_text(tmp_path, json.dumps(backup)) == ""
-    assert Game.objects.count() == 2 and Evening.objects.count() == 2
+    assert Game.objects.count() == 2
+    assert Evening.objects.count() == 2
 
 
 FUZZ = settings(

@@ -93,14 +93,15 @@ def test_what_is_kept_holds_no_token_no_csrf_and_no_static_file(game):
     editor = own(Client(), game)
     body = page(editor, game.editor_token)
     html = kept(game, game.editor_token, True)
-    assert html is not None and "Standings" in html and "<table" in html
+    assert html is not None
+    assert "Standings" in html
+    assert "<table" in html
     assert hidden(body, "once") not in html
     assert editor.cookies[settings.CSRF_COOKIE_NAME].value not in html
     assert 'name="csrfmiddlewaretoken"' not in html
     # The next deal's form for a phone without a connection: its one-time token left empty.
-    assert 'id="offline-deal"' in html and re.findall(r'name="once"[^>]*>', html) == [
-        'name="once" id="id_once">'
-    ]
+    assert 'id="offline-deal"' in html
+    assert re.findall(r'name="once"[^>]*>', html) == ['name="once" id="id_once">']
     assert settings.STATIC_URL not in html  # a deploy of new static files never meets it
 
 
@@ -112,7 +113,8 @@ def test_the_sheet_is_kept_once_per_version_and_a_change_shows_at_once(client, g
     assert kept(game, game.editor_token, True) is not None
     record_classic(game, 1)  # the entry of the older version stays in the cache, unread
     body = page(client, game.editor_token)
-    assert "Record deal 3" in body and "Undo deal 2" in body
+    assert "Record deal 3" in body
+    assert "Undo deal 2" in body
 
 
 def test_a_stale_version_is_never_served_even_from_another_worker(client, game):
@@ -127,7 +129,8 @@ def test_a_stale_version_is_never_served_even_from_another_worker(client, game):
     version = reverse("game-version", kwargs={"token": game.viewer_token})
     fresh = viewer.get(f"{version}?v={game.version - 1}", HTTP_HX_REQUEST="true")
     assert fresh.content.decode().count("<tr class=") == 2
-    assert before is not None and before.count("<tr class=") == 1
+    assert before is not None
+    assert before.count("<tr class=") == 1
 
 
 def test_viewer_editor_and_language_each_get_their_own_sheet(client, game):
@@ -141,13 +144,19 @@ def test_viewer_editor_and_language_each_get_their_own_sheet(client, game):
     again = [page(client, game.editor_token), page(Client(), game.viewer_token)]
     translation.activate("en")
     new_deal = reverse("deal-new", kwargs={"token": game.editor_token})
-    assert "Record deal 2" in editor and new_deal in editor
-    assert "Record deal" not in viewer and game.editor_token not in viewer
-    assert "<h2>Stand</h2>" in german and 'lang="de"' in german
-    assert "Standings" not in german and "Standings" in viewer
-    assert "Record deal 2" in own_viewer and game.editor_token not in own_viewer
+    assert "Record deal 2" in editor
+    assert new_deal in editor
+    assert "Record deal" not in viewer
+    assert game.editor_token not in viewer
+    assert "<h2>Stand</h2>" in german
+    assert 'lang="de"' in german
+    assert "Standings" not in german
+    assert "Standings" in viewer
+    assert "Record deal 2" in own_viewer
+    assert game.editor_token not in own_viewer
     assert reverse("deal-edit", kwargs={"token": game.viewer_token, "number": 1}) in own_viewer
-    assert "Record deal 2" in again[0] and "Record deal" not in again[1]
+    assert "Record deal 2" in again[0]
+    assert "Record deal" not in again[1]
     assert game.editor_token not in again[1]
 
 
@@ -158,9 +167,11 @@ def test_a_name_that_looks_like_markup_stays_text(client):
     own(client, game)
     for _ in range(2):  # rendered, then from the cache
         body = page(client, game.editor_token)
-        assert "&lt;!--csrf-token--&gt;" in body and "{{ once }}" in body
+        assert "&lt;!--csrf-token--&gt;" in body
+        assert "{{ once }}" in body
         tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', body)
-        assert tokens and all(re.fullmatch(r"[A-Za-z0-9]{64}", t) for t in tokens)
+        assert tokens
+        assert all(re.fullmatch(r"[A-Za-z0-9]{64}", t) for t in tokens)
 
 
 def test_a_sheet_read_across_a_change_is_not_kept(game):
@@ -186,7 +197,8 @@ def test_a_typed_settle_amount_is_not_kept_for_others(client, game):
         url, {"version": hidden(body, "version"), "once": hidden(body, "once"), "op": "end"}
     )
     typed = client.get(reverse("game", kwargs={"token": game.editor_token}) + "?per_point=0.25")
-    assert typed.status_code == 200 and 'value="0.25"' in typed.content.decode()
+    assert typed.status_code == 200
+    assert 'value="0.25"' in typed.content.decode()
     plain = page(Client(), game.viewer_token)
     assert 'value="0.25"' not in plain
 
@@ -231,7 +243,8 @@ def test_the_htmx_partial_and_the_page_are_kept_apart(client, game):
     url = reverse("game", kwargs={"token": game.editor_token})
     for _ in range(2):
         partial = client.get(url, headers={"HX-Request": "true"}).content.decode()
-        assert partial.lstrip().startswith('<div id="game"') and "<html" not in partial
+        assert partial.lstrip().startswith('<div id="game"')
+        assert "<html" not in partial
         assert "<html" in page(client, game.editor_token)
 
 
@@ -243,7 +256,8 @@ def test_a_cache_that_fails_costs_the_page_nothing(client, game, monkeypatch, ca
     monkeypatch.setattr(cache, "add", broken)
     for _ in range(2):
         body = page(client, game.viewer_token)
-        assert "Standings" in body and body.count("<tr class=") == 1
+        assert "Standings" in body
+        assert body.count("<tr class=") == 1
     assert "was not kept" in caplog.text
     monkeypatch.setattr(cache, "get", broken)
     assert page(client, game.viewer_token).count("<tr class=") == 1

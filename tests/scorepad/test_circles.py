@@ -43,7 +43,7 @@ def what_a_shows(game):
         list(game.events.values_list("kind", flat=True)),
         [s.name for s in game.seats.order_by("position")],
         json.loads(export.content)["players"],
-        list(csv.reader(io.StringIO(table.content.decode())))[0],
+        next(iter(csv.reader(io.StringIO(table.content.decode())))),
         re.sub(
             r'name="csrfmiddlewaretoken" value="[^"]+"|nonce(="|-)[A-Za-z0-9+/=_-]+'
             r'|"X-CSRFToken": "[^"]+"',
@@ -101,7 +101,8 @@ def test_play_again_from_a_viewer_link_starts_a_game_with_names_only(game_a):
     href = re.search(r'<p class="play-again"><a [^>]*href="([^"]+)"', page).group(1)
     stranger = Client()
     mine = start_from(stranger, href.replace("&amp;", "&"))
-    assert mine.pk != game_a.pk and mine.circle is None
+    assert mine.pk != game_a.pk
+    assert mine.circle is None
     assert [(s.name, s.person_id) for s in mine.seats.order_by("position")] == [
         ("Anna", None),
         ("Ben", None),
@@ -161,7 +162,8 @@ def test_a_seat_rename_changes_that_game_alone_even_in_a_circle(db):
     rename_seat(client, second, 0, "Annabel")
     first.refresh_from_db()
     second.refresh_from_db()
-    assert first.seats.get(position=0).name == "Anna" and first.version == version
+    assert first.seats.get(position=0).name == "Anna"
+    assert first.version == version
     assert second.seats.get(position=0).name == "Annabel"
     assert GameEvent.objects.filter(game=second, kind="renamed").count() == 1
     assert circle.find("Anna") == first.seats.get(position=0).person  # the person stays
@@ -178,7 +180,8 @@ def test_a_circle_s_players_are_read_only_through_its_link(db):
     listing = client.get(reverse("circle-players", kwargs={"token": ours.viewer_token}))
     assert "Secret" not in listing.content.decode()
     page = client.get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
-    assert "/players/" not in page and theirs.viewer_token not in page  # that game only
+    assert "/players/" not in page
+    assert theirs.viewer_token not in page
 
 
 # --- Play again from the editor link, the roster -----------------------------------------
@@ -264,7 +267,8 @@ def test_the_viewer_link_changes_nothing_of_the_circle(table):
         assert answer.status_code == 403, name
         assert picture(circle) == before, name
     body = Client().get(reverse("circle", kwargs={"token": viewer})).content.decode()
-    assert circle.editor_token not in body and "csrfmiddlewaretoken" not in body
+    assert circle.editor_token not in body
+    assert "csrfmiddlewaretoken" not in body
 
 
 def test_a_stale_circle_form_changes_nothing_and_a_replay_happens_once(table):
@@ -276,7 +280,8 @@ def test_a_stale_circle_form_changes_nothing_and_a_replay_happens_once(table):
         reverse("circle-rename", kwargs={"token": circle.editor_token}),
         {"version": 1, "once": "another-form-0123456789", "person": anna.pk, "name": "Ann"},
     )
-    assert stale.status_code == 409 and "The circle changed" in stale.content.decode()
+    assert stale.status_code == 409
+    assert "The circle changed" in stale.content.decode()
     replay = Client().post(
         reverse("circle-rename", kwargs={"token": circle.editor_token}),
         {"version": 1, "once": "circle-rename-1-0123456789", "person": anna.pk, "name": "Ann"},
@@ -291,7 +296,8 @@ def test_a_person_renamed_across_the_circle_keeps_each_game_s_seat_names(table):
     circle, one, _two = table
     anna = circle.find("Anna")
     post(Client(), circle, "circle-rename", person=anna.pk, name="Annabel")
-    assert circle.find("Annabel") == anna and one.seats.get(position=0).name == "Anna"
+    assert circle.find("Annabel") == anna
+    assert one.seats.get(position=0).name == "Anna"
     # A name another person has is refused with its reason.
     client = Client()
     answer = post(client, circle, "circle-rename", person=anna.pk, name="ben")
@@ -330,7 +336,8 @@ def test_merge_and_separate_keep_every_game_s_totals_and_the_ratings(table):
             == (totals[game.pk])
         )
     event = CircleEvent.objects.get(circle=circle, kind="merged")
-    assert event.details["name"] == "Cleo" and event.details["into_name"] == "Cleopatra"
+    assert event.details["name"] == "Cleo"
+    assert event.details["into_name"] == "Cleopatra"
     assert post(client, circle, "circle-separate", person=cleo.pk).status_code == 302
     cleo.refresh_from_db()
     assert cleo.merged_into is None
@@ -413,7 +420,8 @@ def test_a_viewer_link_of_an_evening_reads_no_circle(table):
     evening = Evening.objects.create(stake="0.10", circle=circle)
     evening.add_game(one, "0.10", version=1, once="add-one-0123456789", actor=ACTOR)
     body = Client().get(reverse("evening", kwargs={"token": evening.viewer_token})).content
-    assert circle.viewer_token.encode() not in body and circle.editor_token.encode() not in body
+    assert circle.viewer_token.encode() not in body
+    assert circle.editor_token.encode() not in body
 
 
 # --- the circle's pages and the home page -------------------------------------------------
@@ -429,13 +437,15 @@ def test_starting_a_circle_makes_this_phone_its_editor_and_lists_it_first_at_hom
     assert circle.name == "Tuesday table"
     assert answer["Location"] == reverse("circle", kwargs={"token": circle.editor_token})
     replay = client.post(reverse("circle-new"), {"name": "Again", "once": hidden(form, "once")})
-    assert replay.status_code == 302 and Circle.objects.count() == 1
+    assert replay.status_code == 302
+    assert Circle.objects.count() == 1
     home = client.get("/en/").content.decode()
     assert home.index("Tuesday table") < home.index("The games")
     assert "New game of Tuesday table" in home
     assert "no-store" in client.get("/en/").headers.get("Cache-Control", "")
     refused = Client().post(reverse("circle-new"), {"name": "", "once": "x" * 20})
-    assert refused.status_code == 200 and "Type a name first." in refused.content.decode()
+    assert refused.status_code == 200
+    assert "Type a name first." in refused.content.decode()
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nb", "pl", "fi", "es"])
@@ -484,7 +494,8 @@ def test_a_penalty_game_in_a_circle_counts_a_late_joiner_as_the_circle_s_person(
     game.refresh_from_db()
     game.join("dana", 0, version=game.version, once="dana-joins-0123456789", actor=ACTOR)
     seat = game.seats.get(position=2)
-    assert seat.person == circle.find("Dana") and seat.name == "Dana"
+    assert seat.person == circle.find("Dana")
+    assert seat.name == "Dana"
 
 
 def test_joining_a_circle_s_game_offers_its_people_and_an_outside_game_none(table):
@@ -519,7 +530,8 @@ def test_a_phone_with_editor_links_makes_a_circle_of_its_games_and_nothing_else(
         reverse("circle-new"),
         {"name": "Ours", "once": hidden(form, "once"), "games": [stranger.editor_token]},
     )
-    assert refused.status_code == 200 and not Circle.objects.exists()
+    assert refused.status_code == 200
+    assert not Circle.objects.exists()
     client.post(
         reverse("circle-new"),
         {"name": "Ours", "once": hidden(form, "once"), "games": offered},
@@ -530,9 +542,8 @@ def test_a_phone_with_editor_links_makes_a_circle_of_its_games_and_nothing_else(
     assert mine[1].seats.get(position=0).person == circle.find("Anna")
     assert mine[1].seats.get(position=0).name == "anna"  # the seat keeps its own name
     for game in (viewed, stranger):
-        assert not Game.objects.get(pk=game.pk).circle and not game.seats.filter(
-            person__isnull=False
-        )
+        assert not Game.objects.get(pk=game.pk).circle
+        assert not game.seats.filter(person__isnull=False)
     assert GameEvent.objects.filter(game=mine[0], kind="circle").count() == 1
 
 
@@ -560,4 +571,5 @@ def test_someone_of_the_circle_at_the_table_under_another_name_does_not_join_twi
     assert answer.status_code == 422
     assert "Cleopatra is already at this table." in answer.content.decode()
     game.refresh_from_db()
-    assert game.version == version + 1 and game.seats.count() == 2
+    assert game.version == version + 1
+    assert game.seats.count() == 2

@@ -59,7 +59,8 @@ def test_two_editors_saving_the_same_deal_at_once_record_it_once(game):
 
     statuses = run_together(2, save)
     assert sorted(statuses) == [302, 409]
-    assert Deal.objects.count() == 1 and DealScore.objects.count() == 4
+    assert Deal.objects.count() == 1
+    assert DealScore.objects.count() == 4
     assert Game.objects.get().version == 2
     assert GameEvent.objects.count() == 1
 
@@ -67,7 +68,8 @@ def test_two_editors_saving_the_same_deal_at_once_record_it_once(game):
 def test_many_phones_racing_on_one_version_record_exactly_one_deal(game):
     forms = [classic_form_data(game, i % 4, wild_twos=1) for i in range(6)]
     statuses = run_together(6, lambda i: Client().post(url(game), forms[i]).status_code)
-    assert statuses.count(302) == 1 and statuses.count(409) == 5
+    assert statuses.count(302) == 1
+    assert statuses.count(409) == 5
     assert Deal.objects.count() == 1
 
 
@@ -75,9 +77,8 @@ def test_one_form_sent_twice_at_once_on_a_flaky_connection_records_once(game):
     data = classic_form_data(game, 0, jokers=2)
     statuses = run_together(2, lambda i: Client().post(url(game), data).status_code)
     assert statuses == [302, 302]
-    assert (
-        Deal.objects.count() == 1 and GameEvent.objects.filter(form_token=data["once"]).count() == 1
-    )
+    assert Deal.objects.count() == 1
+    assert GameEvent.objects.filter(form_token=data["once"]).count() == 1
 
 
 def test_phones_that_retry_on_a_changed_sheet_lose_nothing_and_double_nothing(game):

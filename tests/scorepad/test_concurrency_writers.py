@@ -142,7 +142,8 @@ def test_eight_phones_each_saving_a_deal_with_replays_record_each_deal_once(game
     assert all(tries <= MAX_TRIES and said != ["gave up"] for tries, said in results), results
     recorded = [said for _, said in results if said[0].startswith("Deal ")]
     already = [said for _, said in results if said == [ALREADY]]
-    assert len(recorded) == len(DEALS) and len(already) == len(REPLAYS), results
+    assert len(recorded) == len(DEALS), results
+    assert len(already) == len(REPLAYS), results
     assert sorted(said[0] for said in recorded) == [f"Deal {n} recorded." for n in range(1, 7)]
     # Each deal once, under its own one-time token, with the scores its form gave.
     events = GameEvent.objects.filter(game=game)
@@ -154,7 +155,9 @@ def test_eight_phones_each_saving_a_deal_with_replays_record_each_deal_once(game
     assert sorted(Deal.objects.values_list("number", flat=True)) == [1, 2, 3, 4, 5, 6]
     assert DealScore.objects.count() == 6 * 4
     # The totals are the sum of the deals, at every moment the watcher looked and at the end.
-    assert checks and checks[-1] == 6 and checks == sorted(checks)
+    assert checks
+    assert checks[-1] == 6
+    assert checks == sorted(checks)
     game.refresh_from_db()
     assert game.version == 7
     assert len(expected) == len(DEALS)  # by one-time token: the replays are the same deals
@@ -181,6 +184,7 @@ def test_eight_phones_writing_to_eight_games_at_once_all_succeed_first_time():
     assert results == [[302, 302, 302]] * WRITERS
     for g in games:
         g.refresh_from_db()
-        assert g.version == 4 and g.deals.count() == 3
+        assert g.version == 4
+        assert g.deals.count() == 3
         consistent(g.pk, [])
     assert DealScore.objects.count() == WRITERS * 3 * 4

@@ -72,22 +72,27 @@ def test_a_field_this_phone_left_alone_takes_the_other_phones_value():
     theirs = {"points_0": "20", "points_1": "15"}
     merged, differ, taken = conflicts.merge(base, mine, theirs)
     assert merged == {"points_0": "20", "points_1": "25"}
-    assert differ == [] and taken == ["points_0"]  # points_1: only this phone changed it
+    assert differ == []
+    assert taken == ["points_0"]
 
 
 def test_a_field_both_phones_changed_keeps_mine_and_is_marked():
     merged, differ, _ = conflicts.merge({"a": "1"}, {"a": "2"}, {"a": "3"})
-    assert merged == {"a": "2"} and differ == ["a"]
+    assert merged == {"a": "2"}
+    assert differ == ["a"]
 
 
 def test_a_field_both_changed_alike_is_not_a_difference():
     merged, differ, taken = conflicts.merge({"a": "1"}, {"a": "2"}, {"a": "2"})
-    assert merged == {"a": "2"} and differ == [] and taken == []
+    assert merged == {"a": "2"}
+    assert differ == []
+    assert taken == []
 
 
 def test_without_a_base_every_value_of_mine_counts_as_a_change():
     merged, differ, _ = conflicts.merge(None, {"a": "1", "b": "5"}, {"a": "1", "b": "6"})
-    assert merged == {"a": "1", "b": "5"} and differ == ["b"]
+    assert merged == {"a": "1", "b": "5"}
+    assert differ == ["b"]
 
 
 @pytest.mark.parametrize("text", ["", "[]", '{"a": 1}', "{", '"x"', None])
@@ -102,7 +107,8 @@ def test_two_corrections_of_different_fields_both_survive(phones, nordic):
     a, c = phones
     form_a = form_fields(a.get(url(nordic, "deal-edit", number=1)).content.decode())
     form_c = form_fields(c.get(url(nordic, "deal-edit", number=1)).content.decode())
-    assert form_a["points_0"] == "10" and form_c["points_1"] == "15"
+    assert form_a["points_0"] == "10"
+    assert form_c["points_1"] == "15"
 
     assert (
         a.post(url(nordic, "deal-edit", number=1), {**form_a, "points_0": "20"}).status_code == 302
@@ -113,10 +119,12 @@ def test_two_corrections_of_different_fields_both_survive(phones, nordic):
     assert "Another phone corrected deal 1" in body
     assert points(nordic, 1) == {0: 20, 1: 15, 2: 0}  # nothing saved without a tap
     merged = form_fields(body)
-    assert merged["points_0"] == "20" and merged["points_1"] == "25"
+    assert merged["points_0"] == "20"
+    assert merged["points_1"] == "25"
     box = re.search(r'<section class="conflict.*?</section>', body, re.S).group(0)
     # Ben's penalty was changed on this phone only: no difference (issue 21, item 5).
-    assert 'data-field="points_1"' not in box and "The other phone saved" not in box
+    assert 'data-field="points_1"' not in box
+    assert "The other phone saved" not in box
     taken = re.search(r'<ul class="taken">.*?</ul>', box, re.S).group(0)
     assert "Penalty points of Anna</strong>: 20 (was 10)" in taken
 
@@ -133,7 +141,8 @@ def test_the_same_field_changed_on_both_phones_shows_both_values(phones, nordic)
     body = c.post(url(nordic, "deal-edit", number=1), {**form_c, "points_1": "45"}).content.decode()
     difference = re.search(r'<li data-field="points_1">(.*?)</li>', body, re.S).group(1)
     assert "Penalty points of Ben" in difference
-    assert "The other phone saved: 30" in difference and "in the form: 45" in difference
+    assert "The other phone saved: 30" in difference
+    assert "in the form: 45" in difference
     assert form_fields(body)["points_1"] == "45"
     assert points(nordic, 1)[1] == 30
 
@@ -168,9 +177,12 @@ def test_a_merged_form_that_meets_a_third_change_merges_again(phones, nordic):
     )
     body = c.post(url(nordic, "deal-edit", number=1), merged).content.decode()
     again = form_fields(body)
-    assert again["went_out"] == "1" and again["points_2"] == "5" and again["points_0"] == "20"
+    assert again["went_out"] == "1"
+    assert again["points_2"] == "5"
+    assert again["points_0"] == "20"
     # Ben's 25 was this phone's change; Ben went out on the other phone: both are shown.
-    assert again["points_1"] == "25" and 'data-field="points_1"' in body
+    assert again["points_1"] == "25"
+    assert 'data-field="points_1"' in body
 
 
 def test_a_correction_form_from_before_the_base_existed_still_merges(phones, nordic):
@@ -219,7 +231,8 @@ def test_another_deal_records_it_under_the_next_number(phones, nordic):
     asked = form_fields(body)
     assert asked["number"] == "3"
     assert c.post(url(nordic, "deal-new"), asked).status_code == 302
-    assert nordic.deals.count() == 3 and points(nordic, 3) == {0: 40, 1: 0, 2: 5}
+    assert nordic.deals.count() == 3
+    assert points(nordic, 3) == {0: 40, 1: 0, 2: 5}
     assert c.post(url(nordic, "deal-new"), asked).status_code == 302  # replayed
     assert nordic.deals.count() == 3
 
@@ -234,7 +247,8 @@ def test_the_same_deal_can_correct_it_with_this_phones_entry(phones, nordic):
     edit_url = url(nordic, "deal-edit", number=2)
     assert f'formaction="{edit_url}"' in body
     assert c.post(edit_url, form_fields(body)).status_code == 302
-    assert nordic.deals.count() == 2 and points(nordic, 2) == {0: 0, 1: 5, 2: 10}
+    assert nordic.deals.count() == 2
+    assert points(nordic, 2) == {0: 0, 1: 5, 2: 10}
 
 
 def test_an_identical_entry_is_said_to_be_the_same(phones, nordic):
@@ -254,7 +268,8 @@ def test_a_deal_undone_meanwhile_just_records_under_the_next_number(phones, nord
     body = c.post(
         url(nordic, "deal-new"), {**form_c, "went_out": "0", "points_1": "5", "points_2": "5"}
     ).content.decode()
-    assert "Another phone recorded" not in body and "Record deal 1" in body
+    assert "Another phone recorded" not in body
+    assert "Record deal 1" in body
     assert form_fields(body)["number"] == "1"
 
 
@@ -267,7 +282,8 @@ def test_a_field_only_this_phone_changed_is_no_difference_and_keeps_mine():
     theirs = {"points_0": "20", "points_1": "15"}  # the other phone points_0 only
     merged, differ, taken = conflicts.merge(base, mine, theirs)
     assert merged == {"points_0": "20", "points_1": "25"}
-    assert differ == [] and taken == ["points_0"]
+    assert differ == []
+    assert taken == ["points_0"]
 
 
 def test_the_phones_differ_only_where_both_changed_a_field_to_different_values():
@@ -276,7 +292,8 @@ def test_the_phones_differ_only_where_both_changed_a_field_to_different_values()
     theirs = {"a": "1", "b": "5", "c": "3", "d": "6"}
     merged, differ, taken = conflicts.merge(base, mine, theirs)
     assert merged == {"a": "2", "b": "5", "c": "3", "d": "4"}
-    assert differ == ["d"] and taken == ["b"]
+    assert differ == ["d"]
+    assert taken == ["b"]
 
 
 @pytest.fixture
@@ -302,10 +319,12 @@ def test_a_player_the_other_phone_never_touched_is_not_listed_as_a_difference(ma
     assert "The other phone saved" not in box
     assert "Nowhere: your changes and the other phone's fit together." in box
     taken = re.search(r'<ul class="taken">.*?</ul>', box, re.S).group(0)
-    assert 'data-field="points_0"' in taken and "30 (was 20)" in taken
+    assert 'data-field="points_0"' in taken
+    assert "30 (was 20)" in taken
     assert 'data-field="points_1"' not in taken
     merged = form_fields(body)
-    assert merged["points_0"] == "30" and merged["points_1"] == "15"
+    assert merged["points_0"] == "30"
+    assert merged["points_1"] == "15"
     assert c.post(edit, merged).status_code == 302
     assert points(maximilian, 1) == {0: 30, 1: 15, 2: 0}
 

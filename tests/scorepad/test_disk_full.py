@@ -104,7 +104,8 @@ def test_an_htmx_save_gets_the_message_in_the_page(client, game):
     with full_disk():
         response = client.post(url, classic_form_data(game, 1), HTTP_HX_REQUEST="true")
     assert response.status_code == 200  # htmx swaps no error answer
-    assert response["HX-Retarget"] == "#main" and response["HX-Reswap"] == "innerHTML"
+    assert response["HX-Retarget"] == "#main"
+    assert response["HX-Reswap"] == "innerHTML"
     assert "The server's disk is full" in response.content.decode()
     assert "<html" not in response.content.decode()
     assert Deal.objects.count() == 1

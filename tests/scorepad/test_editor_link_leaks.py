@@ -54,7 +54,8 @@ def play_again_href(page: str) -> str:
 def test_play_again_carries_no_link_of_the_game_and_works_without_javascript(finished, link):
     page = Client().get(reverse("game", kwargs={"token": getattr(finished, link)}))
     href = play_again_href(page.content.decode())
-    assert finished.editor_token not in href and finished.viewer_token not in href
+    assert finished.editor_token not in href
+    assert finished.viewer_token not in href
     new_game = Client().get(href)
     assert new_game.status_code == 200
     body = new_game.content.decode()
@@ -72,7 +73,8 @@ def test_a_play_again_reference_that_was_tampered_with_opens_an_empty_new_game(f
         Client().get(reverse("game", kwargs={"token": finished.viewer_token})).content.decode()
     )
     response = Client().get(href[:-3] + "xyz")
-    assert response.status_code == 200 and 'name="seat"' not in response.content.decode()
+    assert response.status_code == 200
+    assert 'name="seat"' not in response.content.decode()
 
 
 def test_an_old_play_again_link_with_the_editor_link_still_works_and_is_not_stored(finished):
@@ -105,7 +107,8 @@ def test_again_and_the_referer_are_masked_in_the_logs(tmp_path):
         }
         log.access(_Response(), _Request(), environ, datetime.timedelta(milliseconds=5))
     line = access.read_text()
-    assert token not in line and "again=<token>" in line
+    assert token not in line
+    assert "again=<token>" in line
 
 
 def test_no_answer_sends_a_path_in_a_referer():
@@ -173,5 +176,6 @@ def test_every_answer_that_holds_an_editor_link_is_not_stored(finished):
             held.append(url)
             assert no_store(response), (url, response.headers.get("Cache-Control"))
     assert len(held) >= 20, held  # the sheet's pages, the evening's, and the query's
-    assert any("again=" in url for url in held) and any("back=" in url for url in held)
+    assert any("again=" in url for url in held)
+    assert any("back=" in url for url in held)
     assert any(url.startswith("/language/") for url in held)

@@ -113,7 +113,8 @@ def test_no_stock_message_reaches_the_penalty_deal_form(client, nordic, change):
             ).content.decode()
         )
         for fragment in stock_fragments():
-            assert fragment not in body and fragment not in live, fragment
+            assert fragment not in body, fragment
+            assert fragment not in live, fragment
     assert not Deal.objects.exists()
 
 
@@ -285,4 +286,5 @@ def test_the_penalty_card_grids_carry_each_cards_points(client, nordic):
 
 def test_the_classic_card_grid_carries_no_points(creator, game):
     body = creator.get(url(game)).content.decode()
-    assert 'data-card="QS"' in body and "data-points" not in body
+    assert 'data-card="QS"' in body
+    assert "data-points" not in body

@@ -41,7 +41,7 @@ def test_every_security_header_is_on_an_ordinary_page(client):
 
 @override_settings(ALLOWED_HOSTS=["*"])
 @pytest.mark.parametrize(
-    "host, secure, sent",
+    ("host", "secure", "sent"),
     [
         ("localhost:8000", False, True),
         ("127.0.0.1:8000", False, True),
@@ -131,7 +131,8 @@ def test_the_creators_phone_is_not_stored_on_the_viewer_link_either(client, game
 
 def test_the_viewer_link_alone_may_be_cached_as_before(client, game):
     response = client.get(reverse("game", kwargs={"token": game.viewer_token}))
-    assert response.status_code == 200 and not no_store(response)
+    assert response.status_code == 200
+    assert not no_store(response)
 
 
 def test_lists_that_hold_an_editor_link_are_not_stored(client, game):
@@ -144,10 +145,12 @@ def test_lists_that_hold_an_editor_link_are_not_stored(client, game):
 def test_the_redirect_to_a_new_or_imported_game_is_not_stored(client, game):
     raw = client.get(reverse("game-export-json", kwargs={"token": game.viewer_token})).content
     imported = client.post(reverse("game-import"), {"text": raw.decode()})
-    assert imported.status_code == 302 and no_store(imported)
+    assert imported.status_code == 302
+    assert no_store(imported)
     started = client.post(
         reverse("game-new"),
         {"variant": "romme", "seat": ["n:Anna", "n:Ben"], "first_dealer": "0", "op": "start"},
     )
-    assert started.status_code == 302 and no_store(started)
+    assert started.status_code == 302
+    assert no_store(started)
     assert Game.objects.count() == 3

@@ -112,8 +112,10 @@ def test_every_kind_of_entry_renders_in_every_language(every_kind, lang, who):
         assert f"<strong>{label}" in body, label
     with translation.override(lang):
         renamed = entry(body, str(GameEvent.KINDS["renamed"]))
-    assert "Anna" in renamed and "Anneliese" in renamed
-    assert "{" not in renamed and "&#x27;" not in renamed  # no stored dict shown raw
+    assert "Anna" in renamed
+    assert "Anneliese" in renamed
+    assert "{" not in renamed
+    assert "&#x27;" not in renamed
 
 
 def test_the_rename_entry_reads_as_a_sentence(every_kind):
@@ -215,7 +217,7 @@ def test_an_entry_of_any_stored_shape_renders(db, kind, details, number):
 
 
 @pytest.mark.parametrize(
-    "details, number",
+    ("details", "number"),
     [
         ("Anna", 1),
         ([], 1),

@@ -94,7 +94,8 @@ def test_a_name_with_nul_or_a_lone_surrogate_is_a_form_error(client, name, uploa
     response = post_import(client, document(players=[name, "Ben"]), upload=upload)
     assert response.status_code == 200
     assert "The file holds a character that cannot be stored" in response.content.decode()
-    assert not Game.objects.exists() and not Circle.objects.exists()
+    assert not Game.objects.exists()
+    assert not Circle.objects.exists()
 
 
 @pytest.mark.parametrize(

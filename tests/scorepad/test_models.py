@@ -28,7 +28,8 @@ def test_a_contract_game_keeps_its_schedule_as_it_was_at_the_start():
     assert game.total_deals == 2
     assert game.deal_spec(2).run_min == 5
     assert game.cards_dealt(1) == 8
-    assert game.is_complete(2) and not game.is_complete(1)
+    assert game.is_complete(2)
+    assert not game.is_complete(1)
 
 
 def test_spanish_decks_change_with_the_deal_for_five_players():
@@ -38,7 +39,8 @@ def test_spanish_decks_change_with_the_deal_for_five_players():
 
 def test_tokens_are_long_random_and_distinct():
     game = GameFactory()
-    assert len(game.viewer_token) >= 22 and len(game.editor_token) >= 22
+    assert len(game.viewer_token) >= 22
+    assert len(game.editor_token) >= 22
     assert game.viewer_token != game.editor_token
 
 
@@ -100,7 +102,8 @@ def test_the_last_deal_of_a_contract_game_ends_it_and_deleting_it_resumes_it():
     for _ in range(7):
         record_penalty(game, 0, {1: 10, 2: 20})
     game.refresh_from_db()
-    assert game.is_finished and game.finished_at is not None
+    assert game.is_finished
+    assert game.finished_at is not None
     game.undo_last_deal(version=game.version, once="u" * 22, actor=ACTOR)
     game.refresh_from_db()
     assert not game.is_finished
@@ -124,8 +127,10 @@ def test_the_game_behind_a_link_and_its_version_in_one_query_each(django_assert_
     for token in (game.viewer_token, game.editor_token):
         with django_assert_num_queries(1):
             found = Game.objects.by_token(token).one()
-        assert found == stored and found != other
-        assert isinstance(found.schedule, list) and found.created_at.tzinfo is not None
+        assert found == stored
+        assert found != other
+        assert isinstance(found.schedule, list)
+        assert found.created_at.tzinfo is not None
         with django_assert_num_queries(1):
             assert Game.objects.by_token(token).version() == game.version
     assert Game.objects.by_token("x" * 24).one() is None

@@ -32,7 +32,8 @@ def test_a_running_classic_game_shows_each_players_money_beside_the_totals(clien
     assert standings(page) == ["1. Anna +22 +2.20", "2. Ben −11 −1.10", "2. Cleo −11 −1.10"]
     assert "Money at 0.10 per point." in page
     german = client.get(f"/de/games/{game.viewer_token}/").content.decode()
-    assert "+2,20" in german and "Geld bei 0,10 pro Punkt." in german
+    assert "+2,20" in german
+    assert "Geld bei 0,10 pro Punkt." in german
 
 
 def test_without_money_per_point_the_standings_show_points_only(client):
@@ -51,7 +52,8 @@ def test_money_per_point_is_on_the_new_game_form_not_in_the_house_rules(client):
     body = client.get(URL).content.decode()
     rules = body[body.index('<details class="house-rules"') :]
     rules = rules[: rules.index("</details>")]
-    assert 'name="value_per_point"' in body and 'name="value_per_point"' not in rules
+    assert 'name="value_per_point"' in body
+    assert 'name="value_per_point"' not in rules
     start(client, "classic", ["Anna", "Ben"], value_per_point="0,25")
     assert Game.objects.get().value_per_point == Decimal("0.25")
 

@@ -23,9 +23,12 @@ def test_the_page_offers_the_four_games_and_every_house_rule_with_its_default(cl
     body = client.get(URL).content.decode()
     for variant in ("classic", "contract-nordic", "contract-spanish", "romme"):
         assert f'value="{variant}"' in body
-    assert "Twos are wild" in body and "Default: on." in body
-    assert "Opening minimum" in body and "Default: 51." in body
-    assert "Handrommé doubles" in body and "Default: off." in body
+    assert "Twos are wild" in body
+    assert "Default: on." in body
+    assert "Opening minimum" in body
+    assert "Default: 51." in body
+    assert "Handrommé doubles" in body
+    assert "Default: off." in body
     assert "Custom deal schedule" in body
 
 
@@ -37,7 +40,8 @@ def test_adding_moving_and_removing_players_keeps_the_seating_order(client):
     body = client.post(URL, {"op": "up:1", "seat": ["n:Anna", "n:Ben"]}).content.decode()
     assert body.index('value="n:Ben"') < body.index('value="n:Anna"')
     body = client.post(URL, {"op": "remove:0", "seat": ["n:Ben", "n:Anna"]}).content.decode()
-    assert 'value="n:Ben"' not in body and 'value="n:Anna"' in body
+    assert 'value="n:Ben"' not in body
+    assert 'value="n:Anna"' in body
 
 
 def test_a_name_already_seated_is_refused_with_a_message(client):
@@ -69,7 +73,8 @@ def test_a_typed_name_not_yet_added_joins_the_table_on_start(client):
 def test_drawing_for_the_first_dealer_says_who_deals(client):
     response = start(client, "contract-nordic", ["Anna", "Ben", "Cleo"])
     body = client.get(response["Location"]).content.decode()
-    assert "drew the highest card" in body and "deals first." in body
+    assert "drew the highest card" in body
+    assert "deals first." in body
     assert GameEvent.objects.get().details["draw"]
 
 
@@ -148,7 +153,8 @@ def test_a_game_outside_any_circle_offers_no_one_and_matches_no_name(client):
     circle_game = GameFactory(players=["Zoe", "Xia"], circle=CircleFactory())
     stranger = circle_game.seats.get(position=0).person
     body = client.get(URL).content.decode()
-    assert "Zoe" not in body and "pick:" not in body
+    assert "Zoe" not in body
+    assert "pick:" not in body
     body = client.post(
         URL, {"op": "add", "name": "Al", "seat": [f"p:{stranger.pk}"]}
     ).content.decode()

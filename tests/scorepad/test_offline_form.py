@@ -46,9 +46,11 @@ def test_the_editors_sheet_holds_the_next_deals_form_for_a_phone_without_a_conne
     # Each deal's link carries its values as stored, to correct it with that form offline.
     link = re.search(r'aria-label="Correct deal 2"', fresh)
     values = re.search(r'/deals/2/edit/" data-values="([^"]+)"', fresh)
-    assert link and values
+    assert link
+    assert values
     stored = json.loads(html.unescape(values.group(1)))
-    assert stored["went_out"] == "1" and stored["mode"] == "rows"
+    assert stored["went_out"] == "1"
+    assert stored["mode"] == "rows"
 
 
 def test_a_viewer_and_a_finished_game_hold_no_form(creator, game):

@@ -94,7 +94,8 @@ def test_a_kept_form_with_a_mistake_is_refused_with_its_errors(client, game):
     data = classic_form_data(game, 0, jokers=9)
     status, answer = send(client, game, "deal-new", data)
     assert (status, answer["outcome"]) == (422, "invalid")
-    assert answer["errors"] and answer["message"]
+    assert answer["errors"]
+    assert answer["message"]
     assert fresh(game).deals.count() == 0
 
 

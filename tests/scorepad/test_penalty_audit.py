@@ -115,9 +115,11 @@ def test_a_corrupted_row_is_flagged_and_not_added_into_the_totals(classic):
     corrupt(classic, 2, 0, -50)  # Anna "paid" 50: the deal sums to -39
     sheet = build_sheet(load_game(type(classic).objects.filter(pk=classic.pk)))
     flagged = sheet.rows[1]
-    assert flagged.flaw and "the scores sum to -39, not 0" in flagged.flaw
+    assert flagged.flaw
+    assert "the scores sum to -39, not 0" in flagged.flaw
     assert [c.points for c in flagged.cells] == [-50, 22, -11]  # shown as stored
-    assert sheet.rows[0].flaw is None and sheet.rows[2].flaw is None
+    assert sheet.rows[0].flaw is None
+    assert sheet.rows[2].flaw is None
     # Deal 2 is left out: deals 1 and 3 only.
     assert sheet.totals == [6 - 3, -3 - 3, -3 + 6]
     assert [c.total for c in flagged.cells] == [6, -3, -3]

@@ -36,7 +36,7 @@ def test_an_empty_choice_reads_as_its_label(game):
 
 
 @pytest.mark.parametrize(
-    "agent, family",
+    ("agent", "family"),
     [
         (IPHONE, "iphone"),
         (ANDROID, "android"),
@@ -74,7 +74,8 @@ def test_the_history_names_each_phone_by_its_kind_and_this_phone_as_this_phone(g
     who = re.findall(r'<p class="who muted">by [^(<]+\(([^)<]+)\)</p>', page)
     assert who == [f"Android phone {second[-4:]}", "this phone", "phone 443360"]
     german = android.get(url.replace("/en/", "/de/")).content.decode()
-    assert "(dieses Handy)" in german and f"(iPhone {first[-4:]})" in german
+    assert "(dieses Handy)" in german
+    assert f"(iPhone {first[-4:]})" in german
 
 
 @pytest.mark.parametrize("over", ["[[[", '{"jokers": 3}', '{"nowhere": "1"}', "x" * 30_000])

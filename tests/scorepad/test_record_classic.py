@@ -26,8 +26,10 @@ def test_the_form_offers_who_went_out_the_rows_and_the_card_grid(creator, game):
     for name in ("Anna", "Ben", "Cleo", "Dan"):
         assert f"<span>{name}</span>" in body
     assert "Nobody: abandoned deal, no score" in body
-    assert 'name="wild_twos"' in body and 'name="jokers"' in body
-    assert 'aria-label="queen of hearts"' in body and 'data-card="QH"' in body
+    assert 'name="wild_twos"' in body
+    assert 'name="jokers"' in body
+    assert 'aria-label="queen of hearts"' in body
+    assert 'data-card="QH"' in body
 
 
 def test_the_card_grid_speaks_the_page_language_with_the_rules_pages_words(creator, game):
@@ -36,7 +38,8 @@ def test_the_card_grid_speaks_the_page_language_with_the_rules_pages_words(creat
 
     german = url(game).replace("/en/", "/de/", 1)
     body = creator.get(german).content.decode()
-    assert 'aria-label="Herz-Dame"' in body and 'data-card="QH"' in body
+    assert 'aria-label="Herz-Dame"' in body
+    assert 'data-card="QH"' in body
     assert f'aria-label="{card_name(Card(1, "S"), "de")}"' in body  # Pik-Ass
 
 
@@ -47,7 +50,8 @@ def test_the_sheets_example_one_joker_and_one_wild_two_pays_four_each(creator, g
     assert response["Location"] == reverse("game", kwargs={"token": game.editor_token})
     assert scores(game) == [12, -4, -4, -4]
     deal = Deal.objects.get(game=game)
-    assert deal.payment == 4 and deal.went_out == 0
+    assert deal.payment == 4
+    assert deal.went_out == 0
     assert deal.entry == {
         "mode": "rows",
         "wild_twos": 1,
@@ -86,7 +90,8 @@ def test_the_payment_computed_from_the_winners_hand(creator, game):
     assert response.status_code == 302
     assert scores(game) == [-3, -3, -3, 9]
     deal = Deal.objects.get(game=game)
-    assert deal.entry["mode"] == "hand" and deal.entry["discard"] == "KH"
+    assert deal.entry["mode"] == "hand"
+    assert deal.entry["discard"] == "KH"
     assert deal.entry["cards"] == WORKED_HAND
 
 
@@ -141,7 +146,8 @@ def test_more_copies_than_the_games_decks_hold_are_refused(creator, game):
 def test_an_abandoned_deal_scores_nothing_but_the_dealer_moves_on(creator, game):
     creator.post(url(game), classic_form_data(game, "abandoned"))
     deal = Deal.objects.get(game=game)
-    assert deal.status == "abandoned" and scores(game) == []
+    assert deal.status == "abandoned"
+    assert scores(game) == []
     body = creator.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
     assert "Deal 2" in body
     game.refresh_from_db()
@@ -158,7 +164,8 @@ def test_the_ledger_is_shown_before_saving_and_nothing_is_saved(creator, game):
     data = {**classic_form_data(game, 0, wild_twos=1, jokers=1), "preview": "1"}
     body = creator.post(url(game), data).content.decode()
     assert "Every other player pays Anna 4." in body
-    assert "+12" in body and "−4" in body
+    assert "+12" in body
+    assert "−4" in body
     assert not Deal.objects.exists()
 
 
@@ -168,7 +175,8 @@ def test_the_live_preview_answers_a_get_with_the_preview_partial_only(creator, g
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="preview"')
     assert "Every other player pays Ben 5." in body
-    assert 'hx-get="' in body and 'hx-include="closest form"' in body
+    assert 'hx-get="' in body
+    assert 'hx-include="closest form"' in body
     assert not Deal.objects.exists()
 
 
@@ -191,7 +199,8 @@ def test_htmx_gets_the_game_partial_with_the_form_in_place(creator, game):
     response = creator.get(url(game), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="game")
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="game"')
-    assert 'id="panel"' in body and "<html" not in body
+    assert 'id="panel"' in body
+    assert "<html" not in body
     assert response["HX-Push-Url"] == url(game)
 
 

@@ -35,7 +35,8 @@ def test_the_form_asks_points_or_cards_for_each_player(client, nordic):
     body = client.get(url(nordic)).content.decode()
     assert "Nobody: the stock ran out" in body
     for pos in range(4):
-        assert f'name="points_{pos}"' in body and f'name="cards_{pos}"' in body
+        assert f'name="points_{pos}"' in body
+        assert f'name="cards_{pos}"' in body
     assert 'data-target="id_cards_3"' in body
     assert "Handrommé" not in body
 
@@ -89,7 +90,8 @@ def test_an_unreadable_card_is_named_next_to_the_player(client, nordic):
 def test_nobody_went_out_every_hand_counts(client, nordic):
     client.post(url(nordic), penalty_form_data(nordic, "nobody", {0: 5, 1: 10, 2: 15, 3: 20}))
     deal = Deal.objects.get()
-    assert deal.went_out is None and scores(nordic) == [5, 10, 15, 20]
+    assert deal.went_out is None
+    assert scores(nordic) == [5, 10, 15, 20]
 
 
 def test_the_winner_with_cards_left_is_refused(client, nordic):
@@ -108,7 +110,8 @@ def test_the_contract_game_ends_by_itself_after_the_seventh_deal(client, nordic)
     nordic.refresh_from_db()
     assert nordic.status == Game.Status.FINISHED
     body = client.get(reverse("game", kwargs={"token": nordic.editor_token})).content.decode()
-    assert "Game over" in body and "Winner: Anna" in body
+    assert "Game over" in body
+    assert "Winner: Anna" in body
     assert "Record deal" not in body
     assert client.get(url(nordic)).status_code == 302  # no eighth deal
 
@@ -127,7 +130,8 @@ def test_handromme_doubles_the_others_penalties_with_the_option(client):
     own(client, game)
     client.post(url(game), penalty_form_data(game, 2, {0: 12, 1: 30}, handromme=True))
     deal = Deal.objects.get()
-    assert deal.handromme and scores(game) == [24, 60, 0]
+    assert deal.handromme
+    assert scores(game) == [24, 60, 0]
 
 
 def test_handromme_without_the_option_counts_single(client, romme):
@@ -155,8 +159,10 @@ def test_spanish_deal_three_shows_its_contract_cards_and_more_decks(client):
     for _ in range(2):
         record_penalty(game, 0, {1: 5, 2: 5, 3: 5, 4: 5})
     body = client.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
-    assert "Deal 3 of 7" in body and "2 runs" in body
-    assert "8 each" in body and "3 decks and 6 jokers" in body
+    assert "Deal 3 of 7" in body
+    assert "2 runs" in body
+    assert "8 each" in body
+    assert "3 decks and 6 jokers" in body
     # counter-clockwise: deal 1 seat 0, deal 2 seat 4, deal 3 seat 3 deals, seat 2 starts
     assert "<dt>Deals</dt><dd>Player 4</dd>" in body
     assert "<dt>Starts</dt><dd>Player 3</dd>" in body

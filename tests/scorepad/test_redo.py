@@ -60,10 +60,12 @@ def test_the_message_of_an_undo_offers_redo_and_redo_brings_the_deal_back(creato
     game = three_deals
     before, totals_before = rows(game), totals(game)
     page = undo(creator, game).content.decode()
-    assert "Deal 3 undone." in page and len(rows(game)) == 2
+    assert "Deal 3 undone." in page
+    assert len(rows(game)) == 2
     answer = creator.post(url(game, "deal-redo"), redo_form(page), follow=True)
     assert "Deal 3 brought back." in answer.content.decode()
-    assert rows(game) == before and totals(game) == totals_before
+    assert rows(game) == before
+    assert totals(game) == totals_before
     event = GameEvent.objects.filter(game=game).first()
     assert (event.kind, event.deal_number) == ("restored", 3)
     assert "Redo" not in re.sub(r"<form[^>]*/deals/undo/.*?</form>", "", answer.content.decode())
@@ -86,13 +88,15 @@ def test_redo_after_another_phone_changed_the_sheet_changes_nothing(creator, thr
     answer = creator.post(url(game, "deal-redo"), redo_form(page))
     assert answer.status_code == 409
     assert "The sheet changed while you were entering this" in answer.content.decode()
-    assert [r[0] for r in rows(game)] == [1, 2, 3] and rows(game)[2][1] == 3
+    assert [r[0] for r in rows(game)] == [1, 2, 3]
+    assert rows(game)[2][1] == 3
 
 
 def test_a_viewer_sees_no_redo(three_deals):
     page = undo(own(Client(), three_deals), three_deals).content.decode()
     viewer = Client().get(reverse("game", kwargs={"token": three_deals.viewer_token}))
-    assert "/deals/redo/" in page and "/deals/redo/" not in viewer.content.decode()
+    assert "/deals/redo/" in page
+    assert "/deals/redo/" not in viewer.content.decode()
 
 
 def test_the_history_brings_back_a_deleted_deal_at_its_number(creator, three_deals):
@@ -110,9 +114,11 @@ def test_the_history_brings_back_a_deleted_deal_at_its_number(creator, three_dea
     data = {n: hidden(form.group(0), n) for n in ("event", "version", "once")}
     answer = creator.post(url(game, "deal-restore"), data, follow=True)
     assert "Deal 2 brought back." in answer.content.decode()
-    assert rows(game) == before and totals(game) == totals_before
+    assert rows(game) == before
+    assert totals(game) == totals_before
     history = creator.get(url(game, "game-history")).content.decode()
-    assert "Bring back deal" not in history and "Deal brought back" in history
+    assert "Bring back deal" not in history
+    assert "Deal brought back" in history
 
 
 def test_a_deal_brought_back_once_cannot_come_back_twice(creator, three_deals):
@@ -167,7 +173,8 @@ def test_redo_kept_on_a_phone_without_connection_is_answered_for_its_outbox(crea
     page = undo(creator, three_deals).content.decode()
     form = redo_form(page)
     answer = creator.post(url(three_deals, "deal-redo"), form, HTTP_X_SCOREPAD_OUTBOX="1")
-    assert answer.status_code == 200 and answer.json()["outcome"] == "saved"
+    assert answer.status_code == 200
+    assert answer.json()["outcome"] == "saved"
     again = creator.post(url(three_deals, "deal-redo"), form, HTTP_X_SCOREPAD_OUTBOX="1")
     assert again.json()["outcome"] == "already"
     assert len(rows(three_deals)) == 3
@@ -207,7 +214,8 @@ def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(crea
     )
     game, history = restore_from_a_backup(creator, game)
     # Deal 3 came back before the backup; deal 1 was deleted and still waits.
-    assert history.count("/deals/restore/") == 1 and "Bring back deal 1" in history
+    assert history.count("/deals/restore/") == 1
+    assert "Bring back deal 1" in history
     undone = GameEvent.objects.get(game=game, kind="undone")
     answer = bring_back(creator, game, undone)
     assert "Deal 3 was brought back already." in answer.content.decode()
@@ -215,4 +223,5 @@ def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(crea
     form = re.search(r'<form method="post" action="[^"]*/deals/restore/".*?</form>', history, re.S)
     data = {n: hidden(form.group(0), n) for n in ("event", "version", "once")}
     answer = creator.post(url(game, "deal-restore"), data, follow=True)
-    assert "Deal 1 brought back." in answer.content.decode() and len(rows(game)) == 3
+    assert "Deal 1 brought back." in answer.content.decode()
+    assert len(rows(game)) == 3

@@ -67,7 +67,8 @@ def test_a_name_that_fits_is_not_cut():
 
 def test_the_same_name_twice_gets_a_number():
     labels = short_names(["Anna", "Anna", "Ben", "Cleo", "Dan"])
-    assert labels[:2] == ["Anna1", "Anna2"] and labels[2:] == ["Ben", "Cleo", "Dan"]
+    assert labels[:2] == ["Anna1", "Anna2"]
+    assert labels[2:] == ["Ben", "Cleo", "Dan"]
 
 
 # --- the page -------------------------------------------------------------------------------
@@ -125,7 +126,8 @@ def test_a_player_has_one_mark_on_the_sheet_the_standings_and_the_chart(twelve):
 def test_the_chart_writes_its_values_and_the_deal_numbers(twelve):
     svg = part(twelve, "<svg viewBox", "</svg>")
     values = re.findall(r"<text x=\"27\" y=\"\d+\">([^<]+)</text>", svg)
-    assert "0" in values and len(values) >= 3
+    assert "0" in values
+    assert len(values) >= 3
     assert all(re.fullmatch(r"[+−]\d+|0", v) for v in values), values  # signed, as the sheet
     deals = re.findall(r'<g class="deals">(.*?)</g>', svg)[0]
     assert re.findall(r">(\d+)<", deals) == ["1", "2", "4", "6", "8", "10", "12"]
@@ -187,7 +189,8 @@ def test_every_mark_colour_stands_out_from_the_sheet_in_light_and_dark():
         for block in re.findall(r":root \{ [^}]*?(--p0: [^}]+)\}", CSS)
     )
     cards = re.findall(r"--card: (#[0-9a-f]{6});", CSS)[:2]  # light, then dark
-    assert len(light) == len(dark) == 6 and len(cards) == 2
+    assert len(light) == len(dark) == 6
+    assert len(cards) == 2
     for palette, card in ((light, cards[0]), (dark, cards[1])):
         for colour in palette.values():
             assert contrast(colour, card) >= 3, (colour, card)  # WCAG 1.4.11, graphics
@@ -202,7 +205,8 @@ def test_every_mark_colour_stands_out_from_the_sheet_in_light_and_dark():
 )
 def test_the_axis_takes_round_values_with_zero_among_them(low, high, expected):
     values = axis_values(low, high)
-    assert 0 in values and 2 <= len(values) <= 6
+    assert 0 in values
+    assert 2 <= len(values) <= 6
     assert all(low <= v <= high for v in values)
     step = values[1] - values[0]
     assert str(step).strip("0") in ("1", "2", "5")

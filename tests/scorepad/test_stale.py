@@ -22,7 +22,8 @@ def test_submitting_the_same_deal_form_twice_records_it_once(creator, game):
     second = creator.post(new_deal_url(game), data)  # double tap, or the back button
     assert first.status_code == second.status_code == 302
     assert second["Location"] == first["Location"]
-    assert Deal.objects.count() == 1 and DealScore.objects.count() == 4
+    assert Deal.objects.count() == 1
+    assert DealScore.objects.count() == 4
     page = creator.get(first["Location"]).content.decode()
     assert "That was already saved; it is recorded once." in page
 
@@ -84,7 +85,9 @@ def test_a_form_with_errors_saves_nothing_at_all(creator, game):
     data = classic_form_data(game, 0, mode="hand", hand="AS KS")
     creator.post(new_deal_url(game), data)
     game.refresh_from_db()
-    assert game.version == 1 and not Deal.objects.exists() and not DealScore.objects.exists()
+    assert game.version == 1
+    assert not Deal.objects.exists()
+    assert not DealScore.objects.exists()
 
 
 def test_a_deal_form_without_its_hidden_fields_explains_and_saves_nothing(creator, game):

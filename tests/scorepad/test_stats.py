@@ -35,7 +35,8 @@ def penalty_game(key, deals, players=("A", "B", "C"), finished=True):
 def test_the_stats_module_imports_no_django():
     path = ROOT / "scorepad" / "stats.py"
     names = [name for _line, name in imported_names(path.read_text(), "scorepad.stats")]
-    assert names and not [n for n in names if n.split(".")[0] == "django"]
+    assert names
+    assert not [n for n in names if n.split(".")[0] == "django"]
     assert Path(path).exists()
 
 
@@ -56,7 +57,8 @@ def test_the_player_who_always_finishes_first_is_rated_highest():
     assert [len(history[p]) for p in "ABC"] == [4, 4, 4]
     # Every game makes the rating surer.
     sigmas = [r.sigma for r in history["A"]]
-    assert sigmas == sorted(sigmas, reverse=True) and sigmas[0] < 25 / 3
+    assert sigmas == sorted(sigmas, reverse=True)
+    assert sigmas[0] < 25 / 3
 
 
 def test_players_who_always_tie_keep_equal_ratings():
@@ -67,7 +69,8 @@ def test_players_who_always_tie_keep_equal_ratings():
 
 def test_a_game_in_progress_is_not_rated():
     ratings, history = rate([classic_game(1, ["A"], finished=False)])
-    assert ratings == {} and history == {}
+    assert ratings == {}
+    assert history == {}
 
 
 def test_the_order_of_the_games_matters_the_latest_weighs_more():
@@ -93,7 +96,7 @@ def test_head_to_head_counts_finished_games_both_sat_at():
 
 
 @pytest.mark.parametrize(
-    "results, expected",
+    ("results", "expected"),
     [
         ([], Streaks(0, 0)),
         ([True, True, False, True, True, True], Streaks(3, 3)),
@@ -125,8 +128,10 @@ def test_a_player_record_counts_wins_deals_and_streaks_per_variant():
     assert classic.average == pytest.approx((2 - 1 + 2 - 1 + 2) / 5)
     assert (classic.best, classic.worst) == (2, -1)
     assert classic.streaks == Streaks(1, -1)
-    assert classic.rating is not None and len(classic.history) == 2
-    assert classic.rank is not None and classic.rated == 3
+    assert classic.rating is not None
+    assert len(classic.history) == 2
+    assert classic.rank is not None
+    assert classic.rated == 3
     assert [(h.opponent, h.games, h.ahead, h.behind, h.level) for h in classic.head_to_head] == [
         ("B", 2, 1, 1, 0),
         ("C", 2, 1, 0, 1),  # game 2: A and C both paid B, level second

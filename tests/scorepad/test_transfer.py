@@ -45,13 +45,16 @@ def test_the_csv_export_of_a_contract_game_names_the_contracts(client):
     game = GameFactory(variant_id="contract-nordic", players=3)
     record_penalty(game, 0, {1: 10, 2: 5})
     rows = list(csv.reader(io.StringIO(export(client, game, "csv").content.decode("utf-8-sig"))))
-    assert rows[0][3] == "contract" and rows[1][3] == "2 sets"
+    assert rows[0][3] == "contract"
+    assert rows[1][3] == "2 sets"
 
 
 def test_the_json_export_keeps_inputs_and_scores(client, played):
     document = json.loads(export(client, played, "json").content)
-    assert document["format"] == "continental-scorepad" and document["format_version"] == 1
-    assert document["variant"] == "classic" and document["options"] == {"twos_wild": True}
+    assert document["format"] == "continental-scorepad"
+    assert document["format_version"] == 1
+    assert document["variant"] == "classic"
+    assert document["options"] == {"twos_wild": True}
     assert document["players"] == ["Anna", "Ben", "Cleo", "Dan"]
     assert document["deals"][1]["entry"]["cards"] == HAND
     assert document["deals"][1]["scores"] == [-3, -3, -3, 9]
@@ -92,7 +95,8 @@ def test_an_export_whose_scores_were_changed_is_refused(client, played):
     document["deals"][0]["scores"] = [90, -30, -30, -30]
     body = client.post(reverse("game-import"), {"text": json.dumps(document)}).content.decode()
     assert "Deal 1: the scores in the file do not match what was entered." in body
-    assert Game.objects.count() == 1 and Deal.objects.count() == 3
+    assert Game.objects.count() == 1
+    assert Deal.objects.count() == 3
 
 
 def test_an_export_with_an_impossible_deal_is_refused_and_nothing_is_created(client, played):
@@ -202,7 +206,8 @@ def test_the_german_csv_export_is_one_a_german_spreadsheet_reads(client, db):
     rows = csv_rows(client, game, "de", ";")
     assert rows[0][:4] == ["Runde", "Geber", "fertig", "Kontrakt"]
     assert rows[0][4:] == ["Åsa", "Jörg", "Zoë"]
-    assert rows[1][3] == "2 Sätze" and rows[2][3] == "1 Satz und 1 Folge"
+    assert rows[1][3] == "2 Sätze"
+    assert rows[2][3] == "1 Satz und 1 Folge"
     assert rows[-1][4:] == ["20", "10", "10"]
 
 

@@ -186,7 +186,7 @@ class _FormParser(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.textarea is not None:
             self.textarea.value += data
-        if self.select is not None and self.option_value is None or self.select is not None:
+        if (self.select is not None and self.option_value is None) or self.select is not None:
             self.option_text += data
         if self.button is not None:
             self.button.text += data
@@ -194,11 +194,11 @@ class _FormParser(HTMLParser):
             self.form.text += data
 
     def _close_option(self) -> None:
-        if self.select is None or self.option_value is None and not self.option_text:
+        if self.select is None or (self.option_value is None and not self.option_text):
             return
         value = self.option_value if self.option_value is not None else self.option_text.strip()
         self.select.options.append(value)
-        if self.option_selected or not self.select.value and len(self.select.options) == 1:
+        if self.option_selected or (not self.select.value and len(self.select.options) == 1):
             self.select.value = value
         self.option_value = None
         self.option_text = ""

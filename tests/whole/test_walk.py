@@ -398,7 +398,10 @@ class Walk(RuleBasedStateMachine):
                 # Each phone's fields may make a deal no one entered (A's winner with B's
                 # points for them, A's cards with B's points): then the merged form says
                 # what is wrong (in place, as any form with a mistake), and A's deal stays.
-                assert saved.status in (200, 422) and page_errors(saved), (
+                assert saved.status in (200, 422), (
+                    f"the merged form was neither saved nor told why: {saved.status}"
+                )
+                assert page_errors(saved), (
                     f"the merged form was neither saved nor told why: {saved.status}"
                 )
                 return
@@ -1271,10 +1274,11 @@ class Walk(RuleBasedStateMachine):
                 if tag == "polyline":
                     for pair in el.get("points", "").split():
                         parts = pair.split(",")
-                        assert len(parts) == 2 and all(SVG_NUMBER.fullmatch(p) for p in parts), (
+                        assert len(parts) == 2, f"{page.url}: polyline point {pair!r}"
+                        assert all(SVG_NUMBER.fullmatch(p) for p in parts), (
                             f"{page.url}: polyline point {pair!r}"
                         )
-                if tag in ("polyline", "line") or tag == "path" and el.get("fill") == "none":
+                if tag in ("polyline", "line") or (tag == "path" and el.get("fill") == "none"):
                     stroke = el.get("stroke")
                     classes = set((el.get("class") or "").split())
                     style = el.get("style") or ""

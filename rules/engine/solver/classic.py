@@ -307,7 +307,7 @@ def _dp(suffix: tuple[int, ...], o1: int, o2: int, o3: int, o4: int, flags: int)
 
 
 def _suffix(v: tuple[int, ...], aces_low: int, natural_twos: int) -> tuple[int, ...]:
-    return (aces_low, natural_twos) + v[2:] + (v[0] - aces_low,)
+    return (aces_low, natural_twos, *v[2:], v[0] - aces_low)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -519,10 +519,10 @@ def _best(cards: list[Card], twos_wild: bool, keys: dict | None = None):
             v = tvecs[s]
             for i, c in enumerate(v):
                 if c:
-                    w = v[:i] + (c - 1,) + v[i + 1 :]
+                    w = (*v[:i], c - 1, *v[i + 1 :])
                     if total_bound - bounds[s] + _suit_bound(w, twos_wild) > LAID:
                         continue
-                    laid_vecs = tvecs[:s] + [w] + tvecs[s + 1 :]
+                    laid_vecs = [*tvecs[:s], w, *tvecs[s + 1 :]]
                     candidates.append((Card(i + 1, suit), laid_vecs, jokers))
 
     best = None
@@ -589,7 +589,7 @@ def _picks(laid_vecs, twos_wild: bool, g: int, rel: int, limit: int) -> list:
                 continue
             found = search(s + 1, rest, r_left - r_s)
             if found is not None:
-                return [opt] + found
+                return [opt, *found]
         return None
 
     found = search(0, g, rel)
@@ -805,7 +805,7 @@ def _twin_twos(cards, twos_wild: bool) -> bool:
 def _arrangement(best, twos_wild: bool) -> list[Meld] | None:
     """The runs of the best way out; None when its twin 2s cannot be kept apart (then
     :func:`_best_apart` searches every arrangement)."""
-    discard, laid_vecs, rel, jokers_laid, g, _one, laid = best
+    _discard, laid_vecs, rel, jokers_laid, g, _one, laid = best
     picks = _picks(laid_vecs, twos_wild, g, rel, jokers_laid + rel)
     groups = []  # (minimal length, suit index, lo, hi, positions)
     pool: list[Card] = []
@@ -1046,7 +1046,7 @@ def _waits(cards: list[Card], twos_wild: bool) -> list[Card]:
             a = _combine_masks(a, at)
         return a, d
 
-    a_all, d_all = others(-1)
+    _a_all, d_all = others(-1)
     if not d_all:
         return []
     found = {JOKER}

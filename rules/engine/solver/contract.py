@@ -65,7 +65,7 @@ def solve_contract(
 class _Run:
     """A run chosen in the search: suit, span and the positions of its natural cards."""
 
-    __slots__ = ("suit", "lo", "length", "key", "nat", "n", "need", "cap", "fv", "fc")
+    __slots__ = ("cap", "fc", "fv", "key", "length", "lo", "n", "nat", "need", "suit")
 
     def __init__(self, suit, lo, length, nat, need, cap, fv, fc):
         self.suit = suit
@@ -354,7 +354,7 @@ class _Solver:
             return best
         pen = self.pen_rank
         dual = self.dual[s]
-        ranks = list(range(1, 14)) * 2 if self.wrap else list(range(1, 14)) + [1]
+        ranks = list(range(1, 14)) * 2 if self.wrap else [*list(range(1, 14)), 1]
         vals = []
         cnts = []
         has = []
@@ -518,14 +518,14 @@ class _Solver:
         left_wilds = [self.pen_joker] * jokers_left + others_left
         total = nat_sum + sum(left_wilds)
         count = nat_cnt + len(left_wilds)
-        top = max([nat_max] + left_wilds)
+        top = max([nat_max, *left_wilds])
         best_pen = total - top if count else 0
         best_swaps = 0
         if left_wilds and self.runs:
             cheap = self._swappable()
             for t in range(1, min(len(left_wilds), len(cheap)) + 1):
                 s_total = total - sum(left_wilds[:t]) + sum(cheap[:t])
-                s_top = max([nat_max] + left_wilds[t:] + cheap[:t])
+                s_top = max([nat_max, *left_wilds[t:], *cheap[:t]])
                 if s_total - s_top < best_pen:
                     best_pen = s_total - s_top
                     best_swaps = t

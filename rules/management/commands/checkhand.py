@@ -16,7 +16,7 @@ from rules.engine.check import CheckError, check_hand
 
 class Command(BaseCommand):
     help = "Check whether a hand goes out (or opens) and print the answer as JSON."
-    requires_system_checks: list = []
+    requires_system_checks: tuple[str, ...] = ()
     requires_migrations_checks = False
 
     def add_arguments(self, parser):
@@ -92,6 +92,6 @@ class Command(BaseCommand):
             except ValueError as exc:  # JSON errors and CheckError alike
                 message = str(exc) if isinstance(exc, CheckError) else "not a JSON object"
                 result = {"error": message}
-            except Exception as exc:  # noqa: BLE001 - one bad line never stops the batch
+            except Exception as exc:
                 result = {"error": f"internal error: {type(exc).__name__}"}
             out.write(json.dumps(result, ensure_ascii=False))
