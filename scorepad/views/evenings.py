@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -56,8 +56,9 @@ from ..models import (
     Game,
     StaleVersion,
 )
+from ..results import evening_result
 from .common import game_url, public_url
-from .sheet import _qr
+from .sheet import _qr, picture_response
 
 TEMPLATE = "scorepad/evening.html"
 
@@ -141,6 +142,9 @@ def render_evening(
         context["add_form"] = add_form
         context["add_choices"] = choices
         context["editor_url"] = public_url(request, evening_url(evening.editor_token))
+    if page.names:  # the standings so far may be shared too (docs/architecture.md)
+        context["result"] = evening_result(page)
+        context["result_url"] = evening_url(access.token, "evening-result")
     viewer_url = public_url(request, evening_url(evening.viewer_token))
     context["viewer_url"] = viewer_url
     context["viewer_qr"] = _qr(viewer_url)
@@ -166,6 +170,17 @@ def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     if access.via != "creator":
         remember_seen(request, response, access.token)
     return response
+
+
+@require_GET
+@evening_view()
+def evening_result_svg(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    """The picture of an evening's standings and settle-up (so far, while a game of it is
+    in progress); none for an evening without a game."""
+    page = build_evening(access.evening)
+    if not page.names:
+        raise Http404("no game in the evening yet")
+    return picture_response(request, evening_result(page))
 
 
 @require_http_methods(["GET", "POST"])
