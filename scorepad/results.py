@@ -71,7 +71,7 @@ class Place:
 
     @property
     def short_name(self) -> str:
-        return self.name if len(self.name) <= NAME_LENGTH else self.name[: NAME_LENGTH - 1] + "…"
+        return cut(self.name)
 
     def line(self) -> str:
         money = f" ({self.money})" if self.money else ""
@@ -84,7 +84,7 @@ class Result:
     date: str  # the day, as the language writes it
     heading: str  # "Final standings", "Standings so far"
     places: list[Place]
-    payments: list[str] = field(default_factory=list)  # "Anna pays Ben 4,50"
+    payments: list[tuple[str, str, str]] = field(default_factory=list)  # payer, payee, amount
     note: str = ""  # "Money at 0,10 per point.", "The balances ... were carried ..."
     so_far: bool = False
     filename: str = "result"  # without its extension: no link in it
@@ -111,7 +111,7 @@ class Result:
         """The text for the chat: the summary, who pays whom, and the note."""
         lines = [self.summary]
         if self.payments:
-            lines.append(" · ".join(self.payments))
+            lines.append(" · ".join(pays(*payment) for payment in self.payments))
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)
@@ -127,9 +127,18 @@ class Result:
         return TOP + len(self.places) * ROW + 40
 
     @property
-    def payment_rows(self) -> list[tuple[int, str]]:
+    def payment_rows(self) -> list[tuple[int, str, str]]:
+        """(y, text, textLength) of each payment, the names cut as the places cut them."""
         first = self.payments_top + 70
-        return [(first + i * PAYMENT_ROW, text) for i, text in enumerate(self.payments)]
+        rows = []
+        for i, (payer, payee, sum_) in enumerate(self.payments):
+            text = pays(cut(payer), cut(payee), sum_)
+            rows.append((first + i * PAYMENT_ROW, text, squeeze(text, 34, WIDTH - 120)))
+        return rows
+
+    @property
+    def title_length(self) -> str:
+        return squeeze(self.title, 42, WIDTH - 190, bold=True)
 
     @property
     def height(self) -> int:
@@ -145,6 +154,27 @@ class Result:
     @property
     def width(self) -> int:
         return WIDTH
+
+
+def cut(name: str) -> str:
+    """A name as the picture shows it: at most NAME_LENGTH characters."""
+    return name if len(name) <= NAME_LENGTH else name[: NAME_LENGTH - 1] + "…"
+
+
+def squeeze(text: str, size: int, room: int, *, bold: bool = False) -> str:
+    """The ``textLength`` that fits a line of the picture into ``room`` pixels when it looks
+    too long for it (its width guessed from its length: the phone's fonts are not known
+    here); "" when it fits as it is."""
+    guess = len(text) * size * (0.62 if bold else 0.56)
+    return str(room) if guess > room else ""
+
+
+def pays(payer: str, payee: str, sum_: str) -> str:
+    return _("%(payer)s pays %(payee)s %(amount)s") % {
+        "payer": payer,
+        "payee": payee,
+        "amount": sum_,
+    }
 
 
 def _day(moment: datetime) -> str:
@@ -181,9 +211,7 @@ def game_result(sheet: Sheet) -> Result:
     per_point = game.value_per_point if classic else None
     if per_point is not None and sheet.money:
         payments = [
-            _("%(payer)s pays %(payee)s %(amount)s")
-            % {"payer": payer.name, "payee": payee.name, "amount": amount(sum_)}
-            for payer, payee, sum_ in sheet.settle(per_point)
+            (payer.name, payee.name, amount(sum_)) for payer, payee, sum_ in sheet.settle(per_point)
         ]
         note = _("Money at %(amount)s per point.") % {"amount": amount(per_point)}
     return Result(
@@ -220,11 +248,7 @@ def evening_result(page: EveningPage) -> Result:
         note = _("The balances of this evening were carried to the next one.")
     else:
         heading = _("Standings so far") if so_far else _("Standings")
-        payments = [
-            _("%(payer)s pays %(payee)s %(amount)s")
-            % {"payer": payer, "payee": payee, "amount": amount(sum_)}
-            for payer, payee, sum_ in page.transfers
-        ]
+        payments = [(payer, payee, amount(sum_)) for payer, payee, sum_ in page.transfers]
         note = ""
     return Result(
         title=evening.name or _("Evening"),

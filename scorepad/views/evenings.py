@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -58,7 +58,7 @@ from ..models import (
 )
 from ..results import evening_result
 from .common import game_url, public_url
-from .sheet import _qr, picture_response
+from .sheet import _qr, no_result, picture_response
 
 TEMPLATE = "scorepad/evening.html"
 
@@ -179,7 +179,7 @@ def evening_result_svg(request: HttpRequest, access: EveningAccess) -> HttpRespo
     in progress); none for an evening without a game."""
     page = build_evening(access.evening)
     if not page.names:
-        raise Http404("no game in the evening yet")
+        return no_result(request, evening_url(access.token))
     return picture_response(request, evening_result(page))
 
 

@@ -6,7 +6,7 @@ import json
 
 import segno
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
@@ -189,11 +189,16 @@ def picture_response(request: HttpRequest, result: Result) -> HttpResponse:
     return response
 
 
+def no_result(request: HttpRequest, back: str) -> HttpResponse:
+    """The picture's address of a game in progress (or an evening without a game): 404."""
+    return render(request, "scorepad/no_result.html", {"back": back}, status=404)
+
+
 @require_GET
 @game_view()
 def result_svg(request: HttpRequest, access: Access) -> HttpResponse:
     """The picture of a finished game's final standings; none for a game in progress."""
     sheet = build_sheet(access.game)
     if not offered(access.game, sheet):
-        raise Http404("the game is not finished")
+        return no_result(request, game_url(access.token))
     return picture_response(request, game_result(sheet))

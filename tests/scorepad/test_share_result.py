@@ -158,7 +158,9 @@ def test_a_game_in_progress_offers_no_result_and_has_no_picture(client):
         body = page(client, "game", token)
         assert "data-share-result" not in body
         assert "bgstats" not in body
-        assert client.get(url("game-result", token)).status_code == 404
+        answer = client.get(url("game-result", token, "es"))
+        assert answer.status_code == 404
+        assert "Aún no hay resultado para compartir" in answer.content.decode()
 
 
 def test_the_viewer_and_the_editor_both_get_the_result_and_the_bgstats_link(client):
@@ -247,6 +249,25 @@ def test_an_evening_with_a_game_in_progress_shares_its_standings_so_far(client):
     assert "Standings so far" in texts(root)
 
 
+def test_a_carried_evening_shares_its_final_standings_and_that_nobody_pays_now(client):
+    first = classic()
+    own(client, first)
+    evening = start_evening(client, [first], name="Sunday")
+    body = page(client, "evening", evening.editor_token)
+    answer = client.post(
+        url("evening-carry", evening.editor_token),
+        {"version": evening.version, "once": hidden(body, "once")},
+    )
+    assert answer.status_code == 302
+    text = shared_text(page(client, "evening", evening.viewer_token, "es"))
+    summary, note = text.splitlines()
+    assert re.match(r"Sunday, \d+ de \w+: 1\. Anna \+", summary), summary
+    assert " paga " not in text
+    assert note == "Los saldos de esta velada se pasaron a la siguiente."
+    _svg, root = picture(client, "evening-result", evening.viewer_token, "es")
+    assert "Clasificación final" in texts(root)
+
+
 def test_an_evening_without_games_offers_nothing(client):
     game = classic()
     own(client, game)
@@ -277,11 +298,31 @@ def test_the_picture_is_svg_with_the_players_marks_and_no_style_element(client):
 
 def test_a_long_name_is_cut_in_the_picture_and_whole_in_the_text(client):
     long = "Maximiliane Wilhelmine von Hohenzollern"
-    game = classic(names=(long, "Ben", "Cleo"))
+    game = classic(names=(long, "Ben", "Cleo"), value_per_point=Decimal("0.10"))
     _svg, root = picture(client, "game-result", game.viewer_token)
     assert not any(long in t for t in texts(root)[:-1] if not t.startswith("1."))
     assert any(t.startswith("Maximiliane Wilhelm") and "…" in t for t in texts(root))
-    assert long in shared_text(page(client, "game", game.viewer_token))
+    text = shared_text(page(client, "game", game.viewer_token))
+    assert f"1. {long} +" in text and f"pays {long} " in text
+    payment = next(t for t in root.iter(f"{SVG}text") if " pays " in "".join(t.itertext()))
+    assert "Maximiliane Wilhelmin…" in payment.text and long not in payment.text
+
+
+def test_a_line_too_long_for_the_picture_is_squeezed_into_it():
+    from scorepad.results import Place, Result
+
+    long = Result(
+        title="Ein sehr langer Name für einen Abend am See",
+        date="3. Dezember",
+        heading="Stand",
+        places=[Place(1, "Anna", "+1,00"), Place(2, "Ben", "−1,00")],
+        payments=[("Maximiliane Wilhelmine von Hohenzollern", "Bartholomäus Ferdinand", "1,00")],
+    )
+    assert long.title_length == "890"
+    [(_y, text, length)] = long.payment_rows
+    assert text == "Maximiliane Wilhelmin… pays Bartholomäus Ferdinand 1,00" and length == "960"
+    short = Result(title="Freitag", date="", heading="", places=[], payments=[("A", "B", "1")])
+    assert short.title_length == "" and short.payment_rows[0][2] == ""
 
 
 def test_the_pictures_colours_are_the_stylesheets():
