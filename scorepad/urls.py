@@ -35,6 +35,7 @@ urlpatterns = [
     path("games/<token:token>/share/", sheet.game_share, name="game-share"),
     path("games/<token:token>/export.json", sheet.export_json, name="game-export-json"),
     path("games/<token:token>/export.csv", sheet.export_csv_view, name="game-export-csv"),
+    path("games/<token:token>/result.svg", sheet.result_svg, name="game-result"),
     path("games/<token:token>/end/", deals.game_end, name="game-end"),
     path("games/<token:token>/players/", seats.game_players, name="game-players"),
     path("games/<token:token>/deals/new/", deals.deal_new, name="deal-new"),
@@ -50,4 +51,5 @@ urlpatterns = [
     path("evenings/<token:token>/games/remove/", evenings.evening_remove, name="evening-remove"),
     path("evenings/<token:token>/carry/", evenings.evening_carry, name="evening-carry"),
     path("evenings/<token:token>/links/", evenings.evening_link, name="evening-link"),
+    path("evenings/<token:token>/result.svg", evenings.evening_result_svg, name="evening-result"),
 ]

@@ -22,6 +22,7 @@ from ..access import DEVICE, Access
 from ..board import board
 from ..forms import SettleForm, deal_form_class, once_token
 from ..models import Game
+from ..results import bgstats_link, game_result, offered
 from ..sheet import Sheet
 
 GAME_TEMPLATE = "scorepad/game.html"
@@ -76,7 +77,7 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         context,
         # A settle-up amount typed into the page is this answer's own.
         cacheable="per_point" not in request.GET,
-        extra=lambda sheet: settle_context(request, game, sheet),
+        extra=lambda sheet: {**settle_context(request, game, sheet), **share_context(sheet)},
         notes=lambda: replaced_notes(access),
     )
     # Told to this phone only: a value of its correction that another phone overwrote.
@@ -149,6 +150,14 @@ def settle_context(request: HttpRequest, game: Game, sheet: Sheet) -> dict[str, 
         "per_point": per_point,
         "transfers": sheet.settle(per_point),
     }
+
+
+def share_context(sheet: Sheet) -> dict[str, Any]:
+    """A finished game's result to share (its text and picture, scorepad/results.py) and its
+    BG Stats link; nothing for a game in progress."""
+    if not offered(sheet.game, sheet):
+        return {}
+    return {"result": game_result(sheet), "bgstats": bgstats_link(sheet)}
 
 
 def render_game(

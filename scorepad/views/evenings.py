@@ -56,8 +56,9 @@ from ..models import (
     Game,
     StaleVersion,
 )
+from ..results import evening_result
 from .common import game_url, public_url
-from .sheet import _qr
+from .sheet import _qr, no_result, picture_response
 
 TEMPLATE = "scorepad/evening.html"
 
@@ -141,6 +142,9 @@ def render_evening(
         context["add_form"] = add_form
         context["add_choices"] = choices
         context["editor_url"] = public_url(request, evening_url(evening.editor_token))
+    if page.names:  # the standings so far may be shared too (docs/architecture.md)
+        context["result"] = evening_result(page)
+        context["result_url"] = evening_url(access.token, "evening-result")
     viewer_url = public_url(request, evening_url(evening.viewer_token))
     context["viewer_url"] = viewer_url
     context["viewer_qr"] = _qr(viewer_url)
@@ -166,6 +170,17 @@ def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     if access.via != "creator":
         remember_seen(request, response, access.token)
     return response
+
+
+@require_GET
+@evening_view()
+def evening_result_svg(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+    """The picture of an evening's standings and settle-up (so far, while a game of it is
+    in progress); none for an evening without a game."""
+    page = build_evening(access.evening)
+    if not page.names:
+        return no_result(request, evening_url(access.token))
+    return picture_response(request, evening_result(page))
 
 
 @require_http_methods(["GET", "POST"])

@@ -28,6 +28,7 @@ from ..access import (
 )
 from ..forms import once_token, small_int
 from ..models import AlreadyDone, Game, StaleVersion
+from ..results import Result, game_result, offered
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
 from .common import game_context, game_url, public_url, render_game
@@ -176,3 +177,28 @@ def export_csv_view(request: HttpRequest, access: Access) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(access, "csv")}"'
     return response
+
+
+def picture_response(request: HttpRequest, result: Result) -> HttpResponse:
+    """The shared picture of a result, as SVG (no link in it; its name holds none either)."""
+    response = HttpResponse(
+        render_to_string("scorepad/result.svg", {"result": result}, request),
+        content_type="image/svg+xml; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'inline; filename="{result.filename}.svg"'
+    return response
+
+
+def no_result(request: HttpRequest, back: str) -> HttpResponse:
+    """The picture's address of a game in progress (or an evening without a game): 404."""
+    return render(request, "scorepad/no_result.html", {"back": back}, status=404)
+
+
+@require_GET
+@game_view()
+def result_svg(request: HttpRequest, access: Access) -> HttpResponse:
+    """The picture of a finished game's final standings; none for a game in progress."""
+    sheet = build_sheet(access.game)
+    if not offered(access.game, sheet):
+        return no_result(request, game_url(access.token))
+    return picture_response(request, game_result(sheet))
