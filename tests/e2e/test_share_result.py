@@ -106,13 +106,17 @@ def test_on_localhost_the_share_sheet_gets_a_png_of_the_picture_and_the_text(
     page.wait_for_function("window.__shared !== null")
     shared = page.evaluate("window.__shared")
     text = box.get_by_label("Text to share" if lang == "en" else "Text zum Teilen")
-    assert shared["count"] == 1 and shared["type"] == "image/png"
+    assert shared["count"] == 1
+    assert shared["type"] == "image/png"
     assert shared["bytes"][:8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     width = int.from_bytes(bytes(shared["bytes"][16:20]), "big")
-    assert width == 1080 and shared["size"] > 5000  # a picture, not an empty canvas
-    assert shared["name"].endswith(".png") and shared["url"] is None
+    assert width == 1080
+    assert shared["size"] > 5000
+    assert shared["name"].endswith(".png")
+    assert shared["url"] is None
     assert shared["text"] == text.input_value()
-    assert "Anna" in shared["text"] and "Łucja" in shared["text"]
+    assert "Anna" in shared["text"]
+    assert "Łucja" in shared["text"]
     assert (" zahlt " in shared["text"]) == (lang == "de")
     if what == "evening":
         assert ("so far" in shared["text"]) == (lang == "en")
@@ -152,7 +156,8 @@ def test_without_a_share_sheet_the_picture_downloads_as_png_and_the_text_is_copi
     expect(box.locator(".copy-done")).to_have_text(words["copied"])
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == box.locator("textarea").input_value()
-    assert copied.startswith("Continental") and "Jürgen" in copied
+    assert copied.startswith("Continental")
+    assert "Jürgen" in copied
 
 
 def test_on_plain_http_without_a_clipboard_the_text_is_selected_to_copy(browser, live_server):
@@ -166,7 +171,8 @@ def test_on_plain_http_without_a_clipboard_the_text_is_selected_to_copy(browser,
         "(() => { const t = document.querySelector('[data-result-text]');"
         " return document.activeElement === t ? t.value.slice(t.selectionStart, t.selectionEnd) : ''; })()"
     )
-    assert selected == box.locator("textarea").input_value() and selected.startswith("Continental")
+    assert selected == box.locator("textarea").input_value()
+    assert selected.startswith("Continental")
 
 
 def test_without_javascript_the_picture_downloads_as_svg_and_the_text_can_be_selected(
