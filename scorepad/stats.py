@@ -28,8 +28,8 @@ from openskill.models import PlackettLuce
 from rules.engine.scoring import running_totals, standings
 from rules.engine.variants import VARIANT_IDS, get_variant
 
-from .marks import Line, coordinate
-from .marks import points as svg_points
+from . import charts
+from .charts import Chart
 
 P = Hashable  # whatever names a player: the page uses player ids
 
@@ -225,63 +225,12 @@ def _record(
     return record
 
 
-# --- the chart of a rating ---------------------------------------------------------------------
-
-CHART_WIDTH = 320
-CHART_HEIGHT = 160
-CHART_PAD = 8
-
-
-@dataclass(frozen=True)
-class RatingChart:
-    """A rating after each finished game (game 0: the starting rating) as SVG geometry: the
-    line of mu, in the first player's mark (scorepad/marks.py), and the band mu ± sigma."""
-
-    width: int
-    height: int
-    line: str  # polyline points
-    band: str  # polygon points
-    low: float
-    high: float
-    ticks: tuple[float, ...]
-    grid: str  # SVG path data: a line at each finished game
-
-    @property
-    def series(self) -> tuple[Line, ...]:
-        return (Line(name="", points=self.line, mark=0),)
-
-    @classmethod
-    def build(cls, history: Sequence[Rating]) -> RatingChart | None:
-        if not history:
-            return None
-        start = MODEL.rating()
-        ratings = [Rating(start.mu, start.sigma), *history]
-        low = min(r.mu - r.sigma for r in ratings)
-        high = max(r.mu + r.sigma for r in ratings)
-        steps = len(ratings) - 1
-        inner_w = CHART_WIDTH - 2 * CHART_PAD
-        inner_h = CHART_HEIGHT - 2 * CHART_PAD
-
-        def x(i: int) -> float:
-            return round(CHART_PAD + inner_w * i / steps, 1)
-
-        def y(v: float) -> float:
-            return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
-
-        upper = [(x(i), y(r.mu + r.sigma)) for i, r in enumerate(ratings)]
-        lower = [(x(i), y(r.mu - r.sigma)) for i, r in enumerate(ratings)]
-        ticks = tuple(x(i) for i in range(steps + 1))
-        bottom = CHART_HEIGHT - CHART_PAD
-        return cls(
-            width=CHART_WIDTH,
-            height=CHART_HEIGHT,
-            line=svg_points([(x(i), y(r.mu)) for i, r in enumerate(ratings)]),
-            band=svg_points(upper + lower[::-1]),
-            low=round(low, 1),
-            high=round(high, 1),
-            ticks=ticks,
-            grid="".join(f"M{coordinate(t)} {CHART_PAD}V{bottom}" for t in ticks),
-        )
+def rating_chart(history: Sequence[Rating], key: str = "") -> Chart | None:
+    """A rating after each finished game, from the starting rating (game 0), as a chart."""
+    if not history:
+        return None
+    start = MODEL.rating()
+    return charts.rating([(start.mu, start.sigma)] + [(r.mu, r.sigma) for r in history], key)
 
 
 __all__ = [
@@ -289,10 +238,10 @@ __all__ = [
     "HeadToHead",
     "PlayerRecord",
     "Rating",
-    "RatingChart",
     "Streaks",
     "head_to_head",
     "player_records",
     "rate",
+    "rating_chart",
     "streaks",
 ]

@@ -16,7 +16,7 @@ from ..circles import CircleAccess, circle_view
 from ..collation import sort_key
 from ..models import Deal, DealScore, Game, Person, Seat, roots
 from ..records import game_records
-from ..stats import RatingChart, player_records
+from ..stats import player_records, rating_chart
 
 
 @require_safe
@@ -113,7 +113,7 @@ def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResp
                 "payment": get_variant(record.variant).scoring == "payment",
                 "r": record,
                 "percent": None if record.win_rate is None else round(100 * record.win_rate),
-                "chart": RatingChart.build(record.history),
+                "chart": rating_chart(record.history, key=record.variant),
                 "head_to_head": [(names.get(h.opponent, "?"), h) for h in rows],
             }
         )
