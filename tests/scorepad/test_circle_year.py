@@ -160,7 +160,7 @@ def figures_on(body):
     """Each player's figures on the page: {name: {label: text}}."""
     out = {}
     for name, dl in re.findall(
-        r'<h3 class="record-variant">([^<]+)</h3>\s*<dl class="stats">(.*?)</dl>', body, re.S
+        r'<h3 class="year-name">([^<]+)</h3>\s*<dl class="stats">(.*?)</dl>', body, re.S
     ):
         out[name] = {
             dt_: re.sub(r"<[^>]+>", "", dd).strip()
