@@ -26,14 +26,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.evening import EveningGame as GameMoney
-from rules.engine.evening import Ledger, from_cents, ledger
+from rules.engine.evening import Ledger, ledger
 from rules.engine.scoring import ScoreError, Standing
 from rules.facts import NAMES
 
+from . import charts
 from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
 from .forms import MoneyField, OwnMessages
-from .marks import MARKS, Line, coordinate
-from .marks import points as svg_points
 from .models import NAME_MAX, Evening, EveningGame, Game, Person, Seat, roots
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
@@ -244,17 +243,6 @@ class GameLine:
 
 
 @dataclass
-class EveningChart:
-    width: int
-    height: int
-    series: list[Line]  # each player's balance, in the player's mark
-    low: Decimal
-    high: Decimal
-    grid: str  # SVG path data: a line at the end of each game
-    axis: str  # SVG path data: the line of a zero balance
-
-
-@dataclass
 class EveningPage:
     evening: Evening
     names: list[str]  # the players, as first written
@@ -267,8 +255,15 @@ class EveningPage:
     in_progress: int = 0
 
     @property
-    def chart(self) -> EveningChart | None:
-        return build_chart(self) if self.lines else None
+    def chart(self) -> charts.Chart | None:
+        """Each player's balance from the start of the evening to the end of each game."""
+        if not self.lines:
+            return None
+        start = self.carried or [0] * len(self.names)
+        return charts.balances(
+            self.names,
+            [[start[i]] + [line.running[i] for line in self.lines] for i in range(len(start))],
+        )
 
 
 def player_key(name: str) -> str:
@@ -339,48 +334,6 @@ def build_evening(evening: Evening) -> EveningPage:
         transfers=transfers,
         carry={k: (names[k], persons[k], cents) for k, cents in book.carry().items()},
         in_progress=sum(1 for e in entries if not e.game.is_finished),
-    )
-
-
-CHART_WIDTH = 320
-CHART_HEIGHT = 180
-CHART_PAD = 8
-
-
-def build_chart(page: EveningPage) -> EveningChart:
-    """Each player's balance from the start of the evening to the end of each game, drawn
-    with the players' marks as the sheet's chart draws them (scorepad/marks.py)."""
-    start = page.carried or [0] * len(page.names)
-    columns = [[start[i]] + [line.running[i] for line in page.lines] for i in range(len(start))]
-    values = [v for col in columns for v in col] + [0]
-    low, high = min(values), max(values)
-    if low == high:
-        high = low + 1
-    steps = len(page.lines)
-    inner_w = CHART_WIDTH - 2 * CHART_PAD
-    inner_h = CHART_HEIGHT - 2 * CHART_PAD
-
-    def x(i: int) -> float:
-        return CHART_PAD + inner_w * i / steps
-
-    def y(v: int) -> float:
-        return CHART_PAD + inner_h * (high - v) / (high - low)
-
-    series = [
-        Line(
-            name=name, points=svg_points([(x(j), y(v)) for j, v in enumerate(col)]), mark=i % MARKS
-        )
-        for i, (name, col) in enumerate(zip(page.names, columns, strict=True))
-    ]
-    bottom = coordinate(CHART_HEIGHT - CHART_PAD)
-    return EveningChart(
-        width=CHART_WIDTH,
-        height=CHART_HEIGHT,
-        series=series,
-        low=from_cents(low),
-        high=from_cents(high),
-        grid="".join(f"M{coordinate(x(j))} {CHART_PAD}V{bottom}" for j in range(steps + 1)),
-        axis=f"M0 {coordinate(y(0))}H{CHART_WIDTH}",
     )
 
 

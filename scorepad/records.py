@@ -35,7 +35,35 @@ def game_records(person: Person) -> list[GameRecord]:
     return [_record(game, who) for game in games]
 
 
-def _record(game: Game, who: dict[int, int]) -> GameRecord:
+def year_games(circle_id: int, year: int) -> tuple[list[Game], list[GameRecord]]:
+    """The circle's games finished in ``year`` (in the site's time zone), in the order they
+    were finished, each with the evening it counts in, in a fixed number of queries; a
+    player is a person of the circle as in ``game_records``."""
+    who = roots(circle_id)
+    games = list(
+        Game.objects.filter(
+            circle_id=circle_id, status=Game.Status.FINISHED, finished_at__year=year
+        )
+        .order_by("finished_at", "created_at", "pk")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.order_by("position")),
+            Prefetch("deals", queryset=Deal.objects.order_by("number").prefetch_related("scores")),
+            "evening_games",
+        )
+    )
+    evening_of = {g.pk: next((e.evening_id for e in g.evening_games.all()), None) for g in games}
+    return games, [_record(game, who, evening_of[game.pk]) for game in games]
+
+
+def finished_years(circle_id: int) -> list[int]:
+    """The years in which the circle finished a game, the latest first."""
+    moments = Game.objects.filter(circle_id=circle_id, status=Game.Status.FINISHED).datetimes(
+        "finished_at", "year", order="DESC"
+    )
+    return [moment.year for moment in moments]
+
+
+def _record(game: Game, who: dict[int, int], evening: int | None = None) -> GameRecord:
     seats = list(game.seats.all())
     positions = {s.pk: s.position for s in seats}
     # A seat with no person (a damaged row) is its own player of this game.
@@ -54,4 +82,5 @@ def _record(game: Game, who: dict[int, int]) -> GameRecord:
         deals=tuple(deals),
         finished=game.is_finished,
         start={player_at[s.position]: s.start for s in seats if s.start},
+        evening=evening,
     )

@@ -29,8 +29,8 @@ from rules.engine.dealing import next_playing
 from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
+from .charts import MARKS, mark_path
 from .evenings import EveningPage
-from .marks import MARKS, mark_path
 from .models import Game, roots
 from .sheet import Sheet
 from .templatetags.evenings import amount, signed_money

@@ -7,7 +7,6 @@ running totals as an inline SVG chart.
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -27,7 +26,8 @@ from rules.engine.scoring import (
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.i18n import engine_message
 
-from .marks import MARKS, mark_path
+from . import charts
+from .charts import MARKS
 from .models import Deal, Game, Seat
 
 
@@ -169,8 +169,8 @@ class Sheet:
         transfers: list[Transfer] = settle_up(balances, value_per_point)
         return [(by_pos[t.payer], by_pos[t.payee], t.amount) for t in transfers]
 
-    def chart(self) -> Chart | None:
-        return Chart.build(self) if self.rows else None
+    def chart(self) -> charts.Chart | None:
+        return sheet_chart(self) if self.rows else None
 
 
 def players_of_deals(game: Game, deals: list[Deal]) -> list[set[int]]:
@@ -346,117 +346,22 @@ def _label_options(name: str, length: int) -> list[str]:
 
 # --- the chart ------------------------------------------------------------------------------
 
-CHART_WIDTH = 320
-CHART_HEIGHT = 200
-PLOT_LEFT = 30  # room for the values of the axis
-PLOT_RIGHT = 8
-PLOT_TOP = 8
-PLOT_BOTTOM = 18  # room for the deal numbers
 
-
-@dataclass
-class Series:
-    seat: Seat
-    points: str  # the SVG polyline points
-    mark: int
-    path: str  # the mark drawn at each deal
-
-    @property
-    def name(self) -> str:
-        return self.seat.name
-
-
-@dataclass
-class Chart:
-    width: int
-    height: int
-    zero_y: int
-    series: list[Series]
-    low: int
-    high: int
-    grid: str  # SVG path data of the grid lines
-    values: list[tuple[int, int]]  # (y, value) of the axis of the running totals
-    deals: list[tuple[int, int]]  # (x, deal number) of the labelled deals
-    left: int
-    right: int
-
-    @classmethod
-    def build(cls, sheet: Sheet) -> Chart:
-        """Polylines of every player's running total, from the start (deal 0) to the last deal,
-        with the values on the left and the deal numbers below."""
-        columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
-        # A player who joined later: their line starts where they sat down (with their
-        # starting total, just before their first deal), not at deal 0.
-        firsts: list[int] = []
-        for i in range(len(sheet.seats)):
-            away = 0
-            while away < len(sheet.rows) and sheet.rows[away].cells[i].away:
-                away += 1
-            firsts.append(away if away < len(sheet.rows) else 0)
-        for row in sheet.rows:
-            for i, cell in enumerate(row.cells):
-                columns[i].append(cell.total)
-        for i, first in enumerate(firsts):
-            columns[i][first] = sheet.seats[i].start
-        values = [v for i, col in enumerate(columns) for v in col[firsts[i] :]]
-        low, high = min(values), max(values)
-        if low == high:
-            high = low + 1
-        steps = len(sheet.rows)
-        left, right = PLOT_LEFT, CHART_WIDTH - PLOT_RIGHT
-        top, bottom = PLOT_TOP, CHART_HEIGHT - PLOT_BOTTOM
-
-        def x(i: int) -> int:
-            return round(left + (right - left) * i / steps)
-
-        def y(v: int) -> int:
-            return round(top + (bottom - top) * (high - v) / (high - low))
-
-        ticks = axis_values(low, high)
-        every = deal_label_step(steps)
-        numbered = [j for j in range(1, steps + 1) if j % every == 0 or j == 1]
-        grid = "".join(f"M{x(j)} {top}V{bottom}" for j in numbered)
-        grid += "".join(f"M{left} {y(v)}H{right}" for v in ticks if v)
-        marks = [head.mark for head in sheet.heads] or [i % MARKS for i in range(len(columns))]
-        series = [
-            Series(
-                seat=seat,
-                points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(col) if j >= first),
-                mark=mark,
-                path=mark_path(mark),
-            )
-            for seat, col, mark, first in zip(sheet.seats, columns, marks, firsts, strict=True)
-        ]
-        return cls(
-            width=CHART_WIDTH,
-            height=CHART_HEIGHT,
-            zero_y=y(0),
-            series=series,
-            low=low,
-            high=high,
-            grid=grid,
-            values=[(y(v), v) for v in ticks],
-            deals=[(x(j), j) for j in numbered],
-            left=left,
-            right=right,
-        )
-
-
-def axis_values(low: int, high: int, most: int = 5) -> list[int]:
-    """Round values for the axis of the running totals, 0 among them: multiples of a step of
-    1, 2 or 5 times a power of ten, the smallest that cuts ``low`` to ``high`` into at most
-    ``most`` parts."""
-    span = high - low
-    step = next(
-        m * 10**power for power in range(19) for m in (1, 2, 5) if span <= most * m * 10**power
-    )
-    first = math.ceil(low / step) * step
-    return list(range(first, high + 1, step))
-
-
-def deal_label_step(deals: int) -> int:
-    """Every how many deals the chart writes the deal number (the first one always)."""
-    for step in (1, 2, 5, 10, 20, 50):
-        if deals <= step * 10:
-            return step
-    return 100
+def sheet_chart(sheet: Sheet) -> charts.Chart:
+    """Every player's running total, from the start (deal 0) to the last deal; a player who
+    joined later: their line starts where they sat down (with their starting total, just
+    before their first deal), not at deal 0."""
+    columns: list[list[int]] = [[seat.start] for seat in sheet.seats]
+    firsts: list[int] = []
+    for i in range(len(sheet.seats)):
+        away = 0
+        while away < len(sheet.rows) and sheet.rows[away].cells[i].away:
+            away += 1
+        firsts.append(away if away < len(sheet.rows) else 0)
+    for row in sheet.rows:
+        for i, cell in enumerate(row.cells):
+            columns[i].append(cell.total)
+    for i, first in enumerate(firsts):
+        columns[i][first] = sheet.seats[i].start
+    marks = [head.mark for head in sheet.heads] or [i % MARKS for i in range(len(columns))]
+    return charts.running_totals(sheet.seat_names, marks, columns, firsts, signed=sheet.is_classic)

@@ -15,11 +15,15 @@ stored stale.
 - The **deals** (their number, average, best and worst) count every scored deal of every
   game, finished or not; abandoned deals and deals the audit flags are left out by the reader.
 - **Head-to-head**: in every finished game two players both sat at, who finished ahead.
+
+A **circle's year** (``circle_year``) is computed the same way, from the finished games of
+one year given in the order they were finished; its figures are defined in
+docs/architecture.md ("A circle's year").
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +32,8 @@ from openskill.models import PlackettLuce
 from rules.engine.scoring import running_totals, standings
 from rules.engine.variants import VARIANT_IDS, get_variant
 
-from .marks import Line, coordinate
-from .marks import points as svg_points
+from . import charts
+from .charts import Chart
 
 P = Hashable  # whatever names a player: the page uses player ids
 
@@ -46,6 +50,7 @@ class GameRecord:
     deals: tuple[Mapping[P, int], ...]
     finished: bool
     start: Mapping[P, int] = field(default_factory=dict)  # starting totals of who joined late
+    evening: Hashable | None = None  # the evening it counts in, if any
 
     def places(self) -> dict[P, int]:
         """Each player's place from the totals of the counted deals and the starting totals
@@ -225,74 +230,144 @@ def _record(
     return record
 
 
-# --- the chart of a rating ---------------------------------------------------------------------
-
-CHART_WIDTH = 320
-CHART_HEIGHT = 160
-CHART_PAD = 8
+# --- a circle's year ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class RatingChart:
-    """A rating after each finished game (game 0: the starting rating) as SVG geometry: the
-    line of mu, in the first player's mark (scorepad/marks.py), and the band mu ± sigma."""
+class BestDeal:
+    points: int  # the best score of one deal: highest in classic, lowest else
+    game: Hashable  # the earliest game with that score
 
-    width: int
-    height: int
-    line: str  # polyline points
-    band: str  # polygon points
-    low: float
-    high: float
-    ticks: tuple[float, ...]
-    grid: str  # SVG path data: a line at each finished game
 
-    @property
-    def series(self) -> tuple[Line, ...]:
-        return (Line(name="", points=self.line, mark=0),)
+@dataclass(frozen=True)
+class Pairing:
+    other: P
+    times: int
 
-    @classmethod
-    def build(cls, history: Sequence[Rating]) -> RatingChart | None:
-        if not history:
-            return None
-        start = MODEL.rating()
-        ratings = [Rating(start.mu, start.sigma), *history]
-        low = min(r.mu - r.sigma for r in ratings)
-        high = max(r.mu + r.sigma for r in ratings)
-        steps = len(ratings) - 1
-        inner_w = CHART_WIDTH - 2 * CHART_PAD
-        inner_h = CHART_HEIGHT - 2 * CHART_PAD
 
-        def x(i: int) -> float:
-            return round(CHART_PAD + inner_w * i / steps, 1)
+@dataclass(frozen=True)
+class YearRecord:
+    """One player's year in one variant, from its finished games."""
 
-        def y(v: float) -> float:
-            return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+    player: P
+    games: int
+    wins: int
+    best: BestDeal | None
+    longest_streak: int  # the most finished games won in a row, in the order finished
+    rival: Pairing | None  # the player placed directly above them most often
+    partner: Pairing | None  # the player they shared the most games with
 
-        upper = [(x(i), y(r.mu + r.sigma)) for i, r in enumerate(ratings)]
-        lower = [(x(i), y(r.mu - r.sigma)) for i, r in enumerate(ratings)]
-        ticks = tuple(x(i) for i in range(steps + 1))
-        bottom = CHART_HEIGHT - CHART_PAD
-        return cls(
-            width=CHART_WIDTH,
-            height=CHART_HEIGHT,
-            line=svg_points([(x(i), y(r.mu)) for i, r in enumerate(ratings)]),
-            band=svg_points(upper + lower[::-1]),
-            low=round(low, 1),
-            high=round(high, 1),
-            ticks=ticks,
-            grid="".join(f"M{coordinate(t)} {CHART_PAD}V{bottom}" for t in ticks),
+
+@dataclass(frozen=True)
+class VariantYear:
+    variant: str
+    games: int
+    evenings: int  # the evenings in which one of those games counts
+    players: tuple[YearRecord, ...]
+
+
+def circle_year(games: Sequence[GameRecord]) -> list[VariantYear]:
+    """A circle's year per variant (in the order of VARIANT_IDS), from its games in the order
+    they were finished; a game in progress is left out. Every tie goes to what came first:
+    the earliest deal for the best deal, the player met there first for the rival and the
+    partner."""
+    finished = [g for g in games if g.finished and g.players]
+    out = []
+    for variant_id in VARIANT_IDS:
+        of_variant = [g for g in finished if g.variant == variant_id]
+        if not of_variant:
+            continue
+        places = {g.key: g.places() for g in of_variant}
+        players = list(dict.fromkeys(p for g in of_variant for p in g.players))
+        evenings = {g.evening for g in of_variant if g.evening is not None}
+        out.append(
+            VariantYear(
+                variant=variant_id,
+                games=len(of_variant),
+                evenings=len(evenings),
+                players=tuple(_year_record(of_variant, places, p) for p in players),
+            )
         )
+    return out
+
+
+def _year_record(
+    games: list[GameRecord], places: dict[Hashable, dict[P, int]], player: P
+) -> YearRecord:
+    own = [g for g in games if player in g.players]
+    results = [places[g.key][player] == 1 for g in own]
+    return YearRecord(
+        player=player,
+        games=len(own),
+        wins=sum(results),
+        best=best_deal(own, player),
+        longest_streak=streaks(results).longest_wins,
+        rival=_most(p for g in own for p in directly_above(places[g.key], player)),
+        partner=_most(p for g in own for p in g.players if p != player),
+    )
+
+
+def best_deal(games: Sequence[GameRecord], player: P) -> BestDeal | None:
+    """The player's best score of one deal in these games (highest payment received in the
+    classic game, lowest penalty else); of equal ones, the earliest."""
+    best: BestDeal | None = None
+    for game in games:
+        payment = get_variant(game.variant).scoring == "payment"
+        for deal in game.deals:
+            if player not in deal:
+                continue
+            points = deal[player]
+            if best is None or (points > best.points if payment else points < best.points):
+                best = BestDeal(points, game.key)
+    return best
+
+
+def directly_above(places: Mapping[P, int], player: P) -> list[P]:
+    """The players of the next better place than ``player``'s (all of them when tied);
+    nobody for a winner."""
+    mine = places[player]
+    better = [place for place in places.values() if place < mine]
+    if not better:
+        return []
+    nearest = max(better)
+    return [p for p, place in places.items() if place == nearest]
+
+
+def _most(others: Iterable[P]) -> Pairing | None:
+    """The one met most often; of equal counts, the one met first."""
+    counts: dict[P, int] = {}
+    for other in others:
+        counts[other] = counts.get(other, 0) + 1
+    if not counts:
+        return None
+    top = max(counts.values())
+    return Pairing(next(p for p, n in counts.items() if n == top), top)
+
+
+def rating_chart(history: Sequence[Rating], key: str = "") -> Chart | None:
+    """A rating after each finished game, from the starting rating (game 0), as a chart."""
+    if not history:
+        return None
+    start = MODEL.rating()
+    return charts.rating([(start.mu, start.sigma)] + [(r.mu, r.sigma) for r in history], key)
 
 
 __all__ = [
+    "BestDeal",
     "GameRecord",
     "HeadToHead",
+    "Pairing",
     "PlayerRecord",
     "Rating",
-    "RatingChart",
     "Streaks",
+    "VariantYear",
+    "YearRecord",
+    "best_deal",
+    "circle_year",
+    "directly_above",
     "head_to_head",
     "player_records",
     "rate",
+    "rating_chart",
     "streaks",
 ]

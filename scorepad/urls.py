@@ -25,6 +25,7 @@ urlpatterns = [
     path("circles/<token:token>/", circles.circle_page, name="circle"),
     path("circles/<token:token>/players/", players.player_list, name="circle-players"),
     path("circles/<token:token>/players/<int:pk>/", players.player_page, name="circle-player"),
+    path("circles/<token:token>/year/<int:year>/", players.circle_year, name="circle-year"),
     path("circles/<token:token>/people/rename/", circles.person_rename, name="circle-rename"),
     path("circles/<token:token>/people/merge/", circles.person_merge, name="circle-merge"),
     path("circles/<token:token>/people/separate/", circles.person_separate, name="circle-separate"),

@@ -39,6 +39,7 @@ from ..models import (
     StaleVersion,
     roots,
 )
+from ..records import finished_years
 from .common import public_url
 from .sheet import _qr
 
@@ -181,6 +182,7 @@ def render_circle(
         "games": games,
         "evenings": evenings,
         "history": list(circle.events.all()[:50]),
+        "years": finished_years(circle.pk),
         "once": once_token(),
         "notice": notice,
     }

@@ -1,6 +1,7 @@
 """The people of a circle with their record across the circle's games, per variant, and
 each person's page: ratings, streaks and head-to-head. Reached through the circle's link
-only, and counting only the circle's games (someone merged into another counts as that one)."""
+only, and counting only the circle's games (someone merged into another counts as that one);
+and a circle's year."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from rules.facts import NAMES
 from ..circles import CircleAccess, circle_view
 from ..collation import sort_key
 from ..models import Deal, DealScore, Game, Person, Seat, roots
-from ..records import game_records
-from ..stats import RatingChart, player_records
+from ..records import finished_years, game_records, year_games
+from ..stats import circle_year as year_figures
+from ..stats import player_records, rating_chart
 
 
 @require_safe
@@ -113,9 +115,57 @@ def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResp
                 "payment": get_variant(record.variant).scoring == "payment",
                 "r": record,
                 "percent": None if record.win_rate is None else round(100 * record.win_rate),
-                "chart": RatingChart.build(record.history),
+                "chart": rating_chart(record.history, key=record.variant),
                 "head_to_head": [(names.get(h.opponent, "?"), h) for h in rows],
             }
         )
     context = {"player": person, "variants": variants, "circle": circle, "token": access.token}
     return render(request, "scorepad/player.html", context)
+
+
+@require_safe
+@circle_view()
+def circle_year(request: HttpRequest, access: CircleAccess, year: int) -> HttpResponse:
+    """A circle's year: per variant, its finished games and evenings, and each player's best
+    deal, longest winning streak, rival and partner (scorepad/stats.py ``circle_year``).
+    Nothing on it changes anything; a viewer link sees it as an editor does."""
+    circle = access.circle
+    years = finished_years(circle.pk)
+    if year not in years:
+        raise Http404("no finished game of the circle in this year")
+    games, records = year_games(circle.pk, year)
+    names = dict(Person.objects.filter(circle=circle).values_list("pk", "name"))
+    finished_on = {g.pk: g.finished_at for g in games}
+    lang = request.LANGUAGE_CODE
+    variants = []
+    for part in year_figures(records):
+        rows = [
+            {
+                "name": names.get(r.player, "?"),
+                "r": r,
+                "best_on": finished_on.get(r.best.game) if r.best else None,
+                "rival": names.get(r.rival.other, "?") if r.rival else None,
+                "partner": names.get(r.partner.other, "?") if r.partner else None,
+            }
+            for r in part.players
+        ]
+        rows.sort(key=lambda row: (-row["r"].wins, sort_key(row["name"], lang)))
+        variants.append(
+            {
+                "variant": NAMES[part.variant],
+                "variant_id": part.variant,
+                "payment": get_variant(part.variant).scoring == "payment",
+                "part": part,
+                "rows": rows,
+            }
+        )
+    context = {
+        "circle": circle,
+        "token": access.token,
+        "year": year,
+        "years": years,
+        "variants": variants,
+        "games": len(records),
+        "evenings": len({r.evening for r in records if r.evening is not None}),
+    }
+    return render(request, "scorepad/circle_year.html", context)

@@ -85,7 +85,20 @@ def score_pad_pages() -> list[str]:
     record_classic(circle_game, 1)
     Person.objects.create(circle=circle, name="Cleopatra", merged_into=circle.find("Cleo"))
     anna = circle.find("Anna")
+    # A circle's year (issue 27): a finished classic game and a finished Rommé game.
+    for variant, players in (("classic", ["Anna", "Ben", "Cleo"]), ("romme", ["Anna", "Ben"])):
+        done = GameFactory(variant_id=variant, players=players, circle=circle)
+        if variant == "classic":
+            record_classic(done, 0)
+        else:
+            record_penalty(done, 1, {0: 35})
+        done.refresh_from_db()
+        done.end(version=done.version, once=None, actor=ACTOR)
+    done.refresh_from_db()
+    year = done.finished_at.year
     return [
+        f"/en/circles/{circle.viewer_token}/year/{year}/",
+        f"/pl/circles/{circle.editor_token}/year/{year}/",
         f"/en/games/{came_and_went.editor_token}/",
         f"/de/games/{came_and_went.editor_token}/players/?leave=2",
         "/en/check/",

@@ -1,5 +1,6 @@
-"""The evening chart and the player's rating chart draw every line with a visible stroke, in
-light and dark mode and in a language with a decimal comma (issue 21, item 3)."""
+"""The sheet's chart, the evening chart and the player's rating chart (one partial,
+scorepad/charts.py) draw every line with a visible stroke, in light and dark mode and in a
+language with a decimal comma (issue 21, item 3; issue 26)."""
 
 import pytest
 from django.test import Client
@@ -77,6 +78,7 @@ def charts(db):
     evening = Evening.objects.get()
     seen = [f"/en/games/{g.viewer_token}/" for g in (first, romme, third)]
     return seen, {
+        "game": f"/de/games/{first.viewer_token}/",
         "evening": f"/de/evenings/{evening.viewer_token}/",
         "player": f"/de/circles/{circle.viewer_token}/players/{people[0].pk}/",
         "evening-en": f"/en/evenings/{evening.viewer_token}/",
@@ -94,7 +96,7 @@ def test_every_line_of_the_evening_and_rating_charts_is_visible(
     seen, pages = charts
     for path in seen:  # a player's page opens for a phone that followed their games
         page.goto(live_server.url + path)
-    expected = {"evening": 3, "player": 2, "evening-en": 3}  # player: classic, Rommé
+    expected = {"game": 3, "evening": 3, "player": 2, "evening-en": 3}  # player: classic, Rommé
     for which, path in pages.items():
         assert page.goto(live_server.url + path).status == 200
         lines = page.evaluate(STROKES)
@@ -105,9 +107,9 @@ def test_every_line_of_the_evening_and_rating_charts_is_visible(
             assert line["opacity"] == "1", (which, line)
             assert line["width"] >= 1, (which, line)
             assert line["contrast"] >= 3, (which, line)  # stands out from the chart
-            assert line["points"] >= 2, (which, line)
+            assert line["points"] >= 2, (which, line)  # coordinates read
             assert line["size"] > 0, (which, line)
-        if which.startswith("evening"):  # the players told apart, as on the sheet
+        if which != "player":  # the players told apart, as on the sheet
             assert len({line["stroke"] for line in lines}) == 3, lines
         SCREENSHOTS.mkdir(exist_ok=True)
         shot = SCREENSHOTS / f"chart-lines-{which}-{scheme}.png"

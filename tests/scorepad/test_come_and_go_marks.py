@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from scorepad.models import Game
-from scorepad.sheet import Chart, build_sheet
+from scorepad.sheet import build_sheet
 from tests.factories import ACTOR, GameFactory, record_penalty
 from tests.scorepad.conftest import own
 from tests.scorepad.test_players_come_and_go import change, url
@@ -30,8 +30,9 @@ def test_a_newcomers_chart_line_starts_where_they_sat_down(romme):
     change(phone, romme, "join", name="Dana", start="number", start_points="40")
     record_penalty(romme, 3, {0: 5, 1: 5, 2: 5})  # Dana's first deal is deal 3
     sheet = build_sheet(Game.objects.get(pk=romme.pk))
-    chart = Chart.build(sheet)
-    lines = {s.seat.name: s.points.split() for s in chart.series}
+    chart = sheet.chart()
+    assert chart is not None
+    lines = {s.name: s.points.split() for s in chart.series}
     assert len(lines["Anna"]) == 4  # deal 0 to deal 3
     assert len(lines["Dana"]) == 2  # from after deal 2 (40) to deal 3 (40)
     assert lines["Dana"][0].split(",")[0] == lines["Anna"][2].split(",")[0]

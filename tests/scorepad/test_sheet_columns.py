@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from scorepad.marks import MARKS, SHAPES, mark_path
-from scorepad.sheet import axis_values, deal_label_step, label_length, short_names
+from scorepad.charts import MARKS, SHAPES, axis_values, deal_label_step, mark_path
+from scorepad.sheet import label_length, short_names
 from tests.factories import GameFactory, record_classic
 from tests.scorepad.conftest import own
 

@@ -7,11 +7,11 @@ import pytest
 
 from scorepad.stats import (
     GameRecord,
-    RatingChart,
     Streaks,
     head_to_head,
     player_records,
     rate,
+    rating_chart,
     streaks,
 )
 from tests.test_import_graph import ROOT, imported_names
@@ -152,15 +152,16 @@ def test_a_variant_never_played_has_no_record():
 
 def test_the_rating_chart_draws_the_line_and_the_band_from_the_start():
     _ratings, history = rate([classic_game(i, ["A"]) for i in range(3)])
-    chart = RatingChart.build(history["A"])
+    chart = rating_chart(history["A"])
     assert chart is not None
-    assert len(chart.line.split()) == 4  # the start and three games
+    (line,) = chart.series
+    assert len(line.points.split()) == 4  # the start and three games
     assert len(chart.band.split()) == 8  # upper edge and lower edge
-    assert len(chart.ticks) == 4
-    ys = [float(p.split(",")[1]) for p in chart.line.split()]
+    assert chart.grid.count("M") == 4  # a grid line at the start and at each game
+    ys = [float(p.split(",")[1]) for p in line.points.split()]
     assert ys[-1] < ys[0]  # A's rating rose: higher on the chart (smaller y)
     assert chart.low < 25 < chart.high
-    assert RatingChart.build([]) is None
+    assert rating_chart([]) is None
 
 
 def test_a_player_who_missed_deals_counts_only_the_deals_played_and_a_starting_total():

@@ -133,3 +133,100 @@ def test_the_evening_and_rating_charts_draw_with_the_players_marks(pages, which)
         assert len(lines) == 3
         legend = re.search(r'<ul class="legend">(.*?)</ul>', body, re.S).group(1)
         assert re.findall(r'<li class="m(\d+)">', legend) == [m for m, _ in lines]
+
+
+# --- what is drawn: a visible stroke per line, in light and dark mode (issue 26) ----------------
+
+MEDIA = re.compile(r"@media\s*([^{]*)\{((?:[^{}]*\{[^{}]*\})*)[^{}]*\}")
+RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+
+
+def declarations(css: str) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (selector.strip(), dict(re.findall(r"([\w-]+)\s*:\s*([^;]+?)\s*(?:;|$)", body)))
+        for selector, body in RULE.findall(css)
+    ]
+
+
+def scheme_rules(scheme: str) -> list[tuple[str, dict[str, str]]]:
+    """The stylesheet's rules as a screen in ``scheme`` applies them: the rules outside any
+    @media, then (dark) those of ``prefers-color-scheme: dark``, later ones winning."""
+    css = re.sub(r"/\*.*?\*/", "", CSS, flags=re.S)
+    rules = declarations(MEDIA.sub("", css))
+    if scheme == "dark":
+        for query, body in MEDIA.findall(css):
+            if "prefers-color-scheme: dark" in query:
+                rules += declarations(body)
+    return rules
+
+
+def resolve(value: str, scope: dict[str, str]) -> str:
+    for _ in range(10):
+        found = re.search(r"var\((--[\w-]+)\)", value)
+        if not found:
+            return value
+        value = value.replace(found.group(0), scope[found.group(1)])
+    raise AssertionError(value)  # pragma: no cover - a loop of custom properties
+
+
+def drawn(selector_of: str, rules, scope: dict[str, str], prop: str) -> str:
+    """The value of ``prop`` that the last rule with exactly this selector gives."""
+    values = [d[prop] for s, d in rules if selector_of in s.split(",") and prop in d]
+    assert values, f"no {prop} for {selector_of}"
+    return resolve(values[-1], scope)
+
+
+def luminance(colour: str) -> float:
+    assert re.fullmatch(r"#[0-9a-f]{6}", colour, re.I), colour  # a colour, not none
+    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    f = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * f[0] + 0.7152 * f[1] + 0.0722 * f[2]
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted([luminance(a), luminance(b)], reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def line_colours(svg_text: str, scheme: str) -> list[str]:
+    """The colour each line of a chart is stroked with on a screen in ``scheme``, checked
+    to stand out from the chart's background."""
+    rules = scheme_rules(scheme)
+    scope: dict[str, str] = {}
+    for selector, decl in rules:
+        if selector == ":root":
+            scope.update({k: v for k, v in decl.items() if k.startswith("--")})
+    background = drawn(".chart svg", rules, scope, "background")
+    root = ET.fromstring(svg_text)
+    colours = []
+    for line in root.iter("polyline"):
+        assert len((line.get("points") or "").split()) >= 2, ET.tostring(line)
+        assert line.get("stroke") in (None, ""), "a line's colour comes from its mark"
+        (mark,) = [c for c in (line.get("class") or "").split() if re.fullmatch(r"m\d+", c)]
+        own = {**scope, "--c": drawn(f".{mark}", rules, scope, "--c")}
+        colour = drawn(".chart polyline", rules, own, "stroke")
+        assert colour not in ("none", "transparent"), (mark, colour)
+        assert contrast(colour, background) >= 3, (scheme, mark, colour, background)
+        colours.append(colour)
+    assert colours, "a chart without lines"
+    return colours
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("which", ["game", "evening", "player"])
+def test_every_chart_line_has_a_visible_stroke_in_light_and_dark_mode(pages, lang, which):
+    """Parsed as SVG, each line of each chart (the sheet's, the evening's, the rating's) is
+    stroked, through its mark's class and the stylesheet, with a colour that stands out from
+    the chart's background in light and in dark mode, in every language; the players of one
+    chart are told apart by colour."""
+    client, urls = pages
+    with translation.override(lang):
+        body = client.get(urls[which]()).content.decode()
+    charts = [s for s in svgs(body) if "qr" not in s[:80]]
+    assert charts
+    for svg in charts:
+        for scheme in ("light", "dark"):
+            colours = line_colours(svg, scheme)
+            if which != "player":  # one line per player, three players
+                assert len(colours) == 3, colours
+                assert len(set(colours)) == 3, colours
