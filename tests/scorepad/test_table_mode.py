@@ -200,3 +200,26 @@ def test_the_evening_page_offers_its_table_mode(client, evening):
     night, _ = evening
     page = client.get(url("evening", night.viewer_token)).content.decode()
     assert "http://testserver" + url("evening-table", night.viewer_token) in page
+
+
+def test_the_unchanged_checks_cost_one_query_for_a_game_and_two_for_an_evening(
+    client, played, evening, django_assert_num_queries
+):
+    check = url("game-table-version", played.viewer_token) + f"?v={played.version}"
+    with django_assert_num_queries(1):
+        assert client.get(check).status_code == 204
+    night, _ = evening
+    page = client.get(url("evening-table", night.viewer_token)).content.decode()
+    version = re.search(r'data-version="([^"]+)"', page)[1]
+    check = url("evening-table-version", night.viewer_token) + f"?v={version}"
+    with django_assert_num_queries(2):  # the evening, the sum of its games' versions
+        assert client.get(check).status_code == 204
+
+
+def test_no_inline_script_or_style_under_the_strict_policy(client, played):
+    response = client.get(url("game-table", played.viewer_token))
+    body = response.content.decode()
+    assert "unsafe-inline" not in response["Content-Security-Policy"]
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", body) == []
+    assert " style=" not in body and "<style" not in body
+    assert "/static/js/tablemode" in body
