@@ -6,7 +6,7 @@ Production settings, as bench/load.py sets them up: collectstatic into a tempora
 STATIC_ROOT (manifest names, gzip copies made by whitenoise), a temporary SQLite database,
 a classic game of 6 players and 20 deals, gunicorn on a free loopback port. It fetches the
 game page as a new visitor (no cookies) through the viewer link and through the editor link,
-then every resource the page references (stylesheets, scripts, icons, images; and what the
+and its table mode, then every resource a page references (stylesheets, scripts, icons, images; and what the
 stylesheets reference in turn), all with ``Accept-Encoding: gzip``. It prints each resource's
 size as sent (and unpacked), the total against the 60 KB of docs/architecture.md#quality-bars, whether anything points to
 another host, and whether any web font is loaded. Figures only: nothing is asserted.
@@ -261,6 +261,7 @@ def main() -> int:
         with load.Gunicorn(env, 1, tmp / "gunicorn.log") as server:
             weigh(server.port, "viewer link", game["page"])
             weigh(server.port, "editor link", game["editor_page"])
+            weigh(server.port, "table mode", game["page"] + "table/")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import circles, deals, evenings, games, players, seats, sheet
+from .views import circles, deals, evenings, games, players, seats, sheet, tablemode
 
 
 class TokenConverter:
@@ -32,6 +32,12 @@ urlpatterns = [
     path("circles/<token:token>/links/", circles.circle_link, name="circle-link"),
     path("games/<token:token>/", sheet.game_page, name="game"),
     path("games/<token:token>/version", sheet.game_version, name="game-version"),
+    path("games/<token:token>/table/", tablemode.game_table, name="game-table"),
+    path(
+        "games/<token:token>/table/version",
+        tablemode.game_table_version,
+        name="game-table-version",
+    ),
     path("games/<token:token>/history/", sheet.game_history, name="game-history"),
     path("games/<token:token>/share/", sheet.game_share, name="game-share"),
     path("games/<token:token>/export.json", sheet.export_json, name="game-export-json"),
@@ -48,6 +54,12 @@ urlpatterns = [
     path("games/<token:token>/evenings/", evenings.game_evenings, name="game-evenings"),
     path("evenings/new/", evenings.evening_new, name="evening-new"),
     path("evenings/<token:token>/", evenings.evening_page, name="evening"),
+    path("evenings/<token:token>/table/", tablemode.evening_table_page, name="evening-table"),
+    path(
+        "evenings/<token:token>/table/version",
+        tablemode.evening_table_version,
+        name="evening-table-version",
+    ),
     path("evenings/<token:token>/games/add/", evenings.evening_add, name="evening-add"),
     path("evenings/<token:token>/games/remove/", evenings.evening_remove, name="evening-remove"),
     path("evenings/<token:token>/carry/", evenings.evening_carry, name="evening-carry"),

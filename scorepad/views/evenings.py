@@ -148,6 +148,9 @@ def render_evening(
     viewer_url = public_url(request, evening_url(evening.viewer_token))
     context["viewer_url"] = viewer_url
     context["viewer_qr"] = _qr(viewer_url)
+    table_url = public_url(request, evening_url(evening.viewer_token, "evening-table"))
+    context["table_url"] = table_url
+    context["table_qr"] = _qr(table_url)
     for neighbour in ("next_evening", "previous"):
         other = getattr(evening, neighbour, None) if _has(evening, neighbour) else None
         if other is not None:

@@ -140,6 +140,8 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
     if access.can_edit:
         editor_url = public_url(request, game_url(game.editor_token))
         links.append({"which": "editor", "url": editor_url, "qr": _qr(editor_url)})
+    # Table mode, for the screen in the middle of the table: the viewer link's table.
+    table_url = public_url(request, game_url(game.viewer_token, "game-table"))
     return render(
         request,
         "scorepad/share.html",
@@ -147,6 +149,7 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
             "access": access,
             "game": game,
             "share_links": links,
+            "table_link": {"url": table_url, "qr": _qr(table_url)},
             "once": once_token(),
             "variant_name": NAMES[game.variant_id],
         },

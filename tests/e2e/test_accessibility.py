@@ -23,11 +23,11 @@ PAGES = [
 ]
 
 
-def axe_violations(browser, url: str, scheme: str) -> list[dict]:
+def axe_violations(browser, url: str, scheme: str, viewport: dict | None = None) -> list[dict]:
     if not AXE.exists():
         pytest.fail("axe-core is not installed: run the README's test command (npm ci)")
     # The page's strict CSP forbids injected scripts; only this test context bypasses it.
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme, bypass_csp=True)
+    context = browser.new_context(viewport=viewport or PHONE, color_scheme=scheme, bypass_csp=True)
     try:
         page = context.new_page()
         page.goto(url)
@@ -96,9 +96,19 @@ def score_pad_pages() -> list[str]:
         done.end(version=done.version, once=None, actor=ACTOR)
     done.refresh_from_db()
     year = done.finished_at.year
+    from scorepad.models import Evening, EveningGame
+
+    evening = Evening.objects.create(name="Friday", stake=Decimal("0.10"))
+    EveningGame.objects.create(evening=evening, game=game, stake=Decimal("0.10"), position=1)
     return [
         f"/en/circles/{circle.viewer_token}/year/{year}/",
         f"/pl/circles/{circle.editor_token}/year/{year}/",
+        f"/en/games/{game.viewer_token}/table/",
+        f"/de/games/{came_and_went.editor_token}/table/",
+        f"/nb/games/{nordic.viewer_token}/table/",
+        f"/en/games/{big.viewer_token}/table/",
+        f"/es/evenings/{evening.viewer_token}/table/",
+        f"/en/evenings/{evening.viewer_token}/",
         f"/en/games/{came_and_went.editor_token}/",
         f"/de/games/{came_and_went.editor_token}/players/?leave=2",
         "/en/check/",

@@ -181,7 +181,7 @@ def test_a_viewer_sheet_follows_the_editor_live(page, browser, live_server):
     start_game(page, "classic", ["Anna", "Ben"])
     page.get_by_role("link", name="Share").click()
     viewer_url = page.locator("#share-viewer ~ .link a").get_attribute("href")
-    assert page.locator(".qr-box svg").count() == 2
+    assert page.locator(".qr-box svg").count() == 3  # viewer, editor, table mode
     screenshot(page, "scorepad-share")
     page.go_back()
 

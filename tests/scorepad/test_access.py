@@ -145,8 +145,10 @@ def test_the_share_page_shows_both_links_with_qr_codes_to_an_editor(creator, pla
     ).content.decode()
     assert f"http://testserver/en/games/{played.viewer_token}/" in body
     assert f"http://testserver/en/games/{played.editor_token}/" in body
-    assert body.count('<svg width="') == 2
+    # The viewer link, the editor link and table mode (the viewer link's table).
+    assert body.count('<svg width="') == 3
     assert 'class="qr"' in body
+    assert f"http://testserver/en/games/{played.viewer_token}/table/" in body
     assert "Replace the editor link" in body
 
 

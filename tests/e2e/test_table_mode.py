@@ -1,0 +1,161 @@
+"""Table mode in Chromium (issue 27): on a phone (390 × 844, portrait) and a 1280 × 720
+landscape screen, in two languages, with axe; the totals a tenth of the screen high for six
+players, more players in columns; a deal recorded elsewhere appears without a tap; the
+winner's moment animates, but not under reduced motion; full screen on a tap, the screen
+kept awake."""
+
+import json
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.models import Evening, EveningGame
+from tests.e2e.test_accessibility import axe_violations
+from tests.e2e.test_table import FAKE_WAKE_LOCK
+from tests.factories import ACTOR, GameFactory, record_classic
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PORTRAIT = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 1280, "height": 720}
+SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE}
+SIX = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"]
+
+
+def open_screen(browser, live_server, path: str, viewport: dict, **options):
+    context = browser.new_context(viewport=viewport, has_touch=True, **options)
+    context.add_init_script(FAKE_WAKE_LOCK)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(live_server.url + path)
+    return page
+
+
+def six_played():
+    game = GameFactory(players=SIX)
+    game.value_per_point = Decimal("0.10")
+    game.save()
+    for winner in range(2):
+        record_classic(game, winner, jokers=1)
+    game.refresh_from_db()
+    return game
+
+
+BOXES = """() => [...document.querySelectorAll('.tm-standings li')].map(li => {
+  const t = li.querySelector('.tm-total').getBoundingClientRect();
+  const r = li.getBoundingClientRect();
+  return {total: t.height, left: Math.round(r.left), bottom: r.bottom};
+})"""
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Last deal: 2"), ("de", "Letzte Runde: 2")])
+@pytest.mark.parametrize("screen", ["portrait", "landscape"])
+def test_six_players_totals_are_a_tenth_of_the_screen_high_and_fit(
+    browser, live_server, screen, lang, said
+):
+    game = six_played()
+    viewport = SCREENS[screen]
+    path = f"/{lang}/games/{game.viewer_token}/table/"
+    page = open_screen(browser, live_server, path, viewport)
+    expect(page.locator(".tm-sub")).to_contain_text(said)
+    boxes = page.evaluate(BOXES)
+    assert len(boxes) == 6
+    for box in boxes:
+        assert box["total"] >= 0.1 * viewport["height"], (screen, box)
+    # All six on the screen at once, without scrolling; landscape in two columns.
+    assert max(box["bottom"] for box in boxes) <= viewport["height"], (screen, boxes)
+    columns = len({box["left"] for box in boxes})
+    assert columns == (2 if screen == "landscape" else 1)
+    # Dark by default, whatever the system prefers (this context asks for nothing).
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(13, 15, 17)"
+    assert not page.errors
+    violations = axe_violations(browser, live_server.url + path, "light", viewport)
+    assert violations == [], json.dumps(violations, indent=1)
+
+
+@pytest.mark.parametrize("screen", ["portrait", "landscape"])
+def test_more_than_six_players_go_in_columns(browser, live_server, screen):
+    game = GameFactory(players=[f"Spieler {n}" for n in range(1, 11)])
+    record_classic(game, 0, jokers=1)
+    page = open_screen(
+        browser, live_server, f"/en/games/{game.viewer_token}/table/", SCREENS[screen]
+    )
+    boxes = page.evaluate(BOXES)
+    assert len(boxes) == 10
+    assert len({box["left"] for box in boxes}) == (3 if screen == "landscape" else 2)
+    assert max(box["bottom"] for box in boxes) <= SCREENS[screen]["height"]
+
+
+def test_a_deal_recorded_on_another_page_appears_without_a_tap(browser, live_server):
+    game = six_played()
+    page = open_screen(browser, live_server, f"/en/games/{game.editor_token}/table/", LANDSCAPE)
+    assert page.url.endswith(f"/en/games/{game.viewer_token}/table/")  # the viewer link's
+    expect(page.locator(".tm-sub")).to_contain_text("Last deal: 2")
+    assert game.editor_token not in page.content()
+    editor = browser.new_context(viewport=PORTRAIT).new_page()
+    editor.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    expect(editor.get_by_role("link", name="Record deal 3")).to_be_visible()
+    record_classic(game, 2, jokers=1)
+    expect(page.locator(".tm-sub")).to_contain_text("Last deal: 3")
+    expect(page.locator(".tm-deal")).to_have_text("Deal 4")
+    assert not page.errors
+
+
+def test_full_screen_on_a_tap_and_the_screen_kept_awake(browser, live_server):
+    game = six_played()
+    page = open_screen(browser, live_server, f"/en/games/{game.viewer_token}/table/", LANDSCAPE)
+    page.wait_for_function("() => window.__wake.includes('request:screen')")
+    expect(page.locator(".tm-awake")).to_have_text("The screen stays on.")
+    button = page.get_by_role("button", name="Full screen")
+    expect(button).to_be_visible()
+    button.click()
+    page.wait_for_function("() => document.fullscreenElement !== null")
+    expect(page.get_by_role("button", name="Leave full screen")).to_be_visible()
+    page.get_by_role("button", name="Leave full screen").click()
+    page.wait_for_function("() => document.fullscreenElement === null")
+    assert not page.errors
+
+
+WINNER_ANIMATIONS = "() => document.querySelector('.tm-winner span').getAnimations().length"
+
+
+@pytest.mark.parametrize(("motion", "animations"), [("no-preference", 1), ("reduce", 0)])
+def test_the_winners_moment_respects_reduced_motion(browser, live_server, motion, animations):
+    game = six_played()
+    game.end(version=game.version, once=None, actor=ACTOR)
+    page = open_screen(
+        browser,
+        live_server,
+        f"/es/games/{game.viewer_token}/table/",
+        PORTRAIT,
+        reduced_motion=motion,
+    )
+    expect(page.locator(".tm-winner")).to_contain_text("Ganadores: Anna, Ben")
+    assert page.evaluate(WINNER_ANIMATIONS) == animations
+
+
+@pytest.mark.parametrize(("lang", "screen"), [("en", "landscape"), ("pl", "portrait")])
+def test_an_evenings_table_in_two_languages_with_axe(browser, live_server, lang, screen):
+    game = six_played()
+    evening = Evening.objects.create(name="Friday", stake=Decimal("0.10"))
+    EveningGame.objects.create(evening=evening, game=game, stake=Decimal("0.10"), position=1)
+    path = f"/{lang}/evenings/{evening.editor_token}/table/"
+    page = open_screen(browser, live_server, path, SCREENS[screen])
+    expect(page.locator("h1")).to_have_text("Friday")
+    expect(page.locator(".tm-standings li")).to_have_count(6)
+    expect(page.locator(".tm-deal")).to_contain_text("3")
+    record_classic(game, 2, jokers=1)
+    expect(page.locator(".tm-deal")).to_contain_text("4")
+    violations = axe_violations(
+        browser,
+        live_server.url + f"/{lang}/evenings/{evening.viewer_token}/table/",
+        "dark",
+        SCREENS[screen],
+    )
+    assert violations == [], json.dumps(violations, indent=1)
