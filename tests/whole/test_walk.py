@@ -30,6 +30,7 @@ import os
 import re
 import time
 from decimal import Decimal
+from html import escape
 from xml.etree import ElementTree
 
 import pytest
@@ -1145,6 +1146,16 @@ class Walk(RuleBasedStateMachine):
                 )
                 assert page.status == 200, f"person page {lang}: {page.status}"
                 self.check_svgs(page)
+            # A circle's year for each year with a finished game of the circle's (none else).
+            years = {
+                g.finished_at.year
+                for g in Game.objects.filter(circle_id=pk, finished_at__isnull=False)
+                if self.games.get(g.pk) is not None and self.games[g.pk].finished
+            }
+            for year in years:
+                page = self.phones["C"].get(f"/{lang}/circles/{circle.viewer_token}/year/{year}/")
+                assert page.status == 200, f"a circle's year {lang}: {page.status}"
+                assert circle.editor_token not in page.html, "the year holds the editor link"
 
     def fingerprints(self) -> dict[tuple[str, int], tuple]:
         from scorepad.models import Seat
@@ -1211,6 +1222,7 @@ class Walk(RuleBasedStateMachine):
                     assert page.status == 200, f"{who} {lang} {rest or 'sheet'}: {page.status}"
                     if rest in ("", "history/"):
                         self.check_svgs(page)
+            self.check_table_and_result(pk, lang)
             if not every_phone:
                 continue
             game = self.game(pk)
@@ -1220,6 +1232,31 @@ class Walk(RuleBasedStateMachine):
                 assert page.status in (200, 404), f"player page {player}: {page.status}"
                 if page.status == 200:
                     self.check_svgs(page)
+
+    def check_table_and_result(self, pk: int, lang: str) -> None:
+        """Table mode and the result to share read what the game holds and hold no link: the
+        viewer's table answers, the editor's leads to it, and the picture of the result is
+        there once the game has ended with deals (none before)."""
+        game = self.game(pk)
+        mgame = self.games[pk]
+        viewer_table = f"/{lang}/games/{game.viewer_token}/table/"
+        page = self.phones["A"].get(self.url(pk, "A", "table/", lang))
+        assert page.status == 302, f"the editor's table mode answered {page.status}"
+        assert page.response["Location"].endswith(viewer_table), "the editor's table is elsewhere"
+        page = self.phones["C"].get(viewer_table)
+        assert page.status == 200, f"table mode {lang}: {page.status}"
+        assert game.editor_token not in page.html, "table mode holds the editor link"
+        assert 'method="post"' not in page.html.lower(), "table mode offers a write"
+        for name in {s.name for s in mgame.seats if s.active}:
+            assert escape(name) in page.html, f"table mode lacks {name}"
+        picture = self.phones["C"].get(self.url(pk, "C", "result.svg", lang))
+        if not (mgame.finished and mgame.deals):
+            assert picture.status == 404, f"a result of a game in play: {picture.status}"
+            return
+        assert picture.status == 200, f"the result's picture {lang}: {picture.status}"
+        ElementTree.fromstring(picture.html)  # well-formed
+        for token in (game.editor_token, game.viewer_token):
+            assert token not in picture.html, "the result's picture holds a link"
 
     def pages_to_check(self, every_phone: bool):
         """Every page for every phone at the end of an example; after a step the sheet and
@@ -1258,6 +1295,17 @@ class Walk(RuleBasedStateMachine):
                 page = self.phones["C"].get(f"/{lang}/evenings/{token}/")
                 assert page.status == 200, f"evening {lang}: {page.status}"
                 self.check_svgs(page)
+            table = self.phones["C"].get(f"/{lang}/evenings/{evening.viewer_token}/table/")
+            assert table.status == 200, f"an evening's table mode {lang}: {table.status}"
+            assert evening.editor_token not in table.html, "table mode holds the editor link"
+            picture = self.phones["C"].get(f"/{lang}/evenings/{evening.viewer_token}/result.svg")
+            if book.names:
+                assert picture.status == 200, f"an evening's result {lang}: {picture.status}"
+                ElementTree.fromstring(picture.html)
+                for token in (evening.editor_token, evening.viewer_token):
+                    assert token not in picture.html, "the evening's picture holds a link"
+            else:
+                assert picture.status == 404, f"the result of an empty evening: {picture.status}"
 
     def check_svgs(self, page: Page) -> None:
         for svg in re.findall(r"<svg\b.*?</svg>", page.html, flags=re.S):
