@@ -1,7 +1,8 @@
-"""One hand check: the request object of docs/interfaces.md in, the result object out.
+"""One hand check: the request object of docs/interfaces.md in, the result out.
 
-Used by the ``checkhand`` command, ``POST /api/check`` and the hand checker page, so all
-three answer alike. Bad input raises :class:`CheckError` with a message naming the problem.
+:func:`check` answers with a typed result (rules/engine/results.py), which the hand checker
+page reads; :func:`check_hand` writes it as the result object that the ``checkhand`` command
+and ``POST /api/check`` print, so all three answer alike. Bad input raises :class:`CheckError` with a message naming the problem.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, cast
 from .cards import Card, CardError, check_copies, format_cards, parse_cards
 from .messages import EngineError, gettext_noop
 from .outs import check_seen, count_outs, table_decks
+from .results import CheckResult, ClassicResult, Contract, ContractResult, RommeResult
 from .variants import CLASSIC, ROMME, OptionError, build_schedule, get_variant
 
 FIRST_TURN_VALUES = (None, "drawn", "undrawn")
@@ -45,18 +47,6 @@ class CheckError(EngineError):
             token=getattr(exc, "token", None),
             params=exc.params,
         )
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Card):
-        return value.code
-    if hasattr(value, "as_json"):
-        return value.as_json()
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {_jsonable(k): _jsonable(v) for k, v in value.items()}
-    return value
 
 
 def parse_request(request: Any, lang: str | None = None) -> dict[str, Any]:
@@ -224,39 +214,58 @@ def _parse_outs_fields(
     return players, seen, (decks, jokers)
 
 
-def check_hand(request: Any, lang: str | None = None) -> dict[str, Any]:
-    """Answer one request; raise CheckError for bad input."""
+def check(request: Any, lang: str | None = None) -> CheckResult:
+    """Answer one request with a typed result; raise CheckError for bad input."""
     parsed = parse_request(request, lang)
     variant = parsed["variant"]
     cards = parsed["cards"]
-    result: dict[str, Any] = {"variant": variant.id, "cards": format_cards(cards)}
+    head = {"variant": variant.id, "cards": format_cards(cards)}
     if variant.id == CLASSIC:
         from .solver.classic import solve_classic
 
         answer = solve_classic(cards, parsed["options"], parsed["first_turn"])
         waits = answer["waits"]
         decks, jokers = parsed["table"]
-        answer["outs"] = (
-            None if waits is None else count_outs(waits, cards, decks, jokers, parsed["seen"])
+        outs = None if waits is None else count_outs(waits, cards, decks, jokers, parsed["seen"])
+        return ClassicResult(
+            **head,
+            goes_out=answer["goes_out"],
+            melds=tuple(answer["melds"]),
+            discard=answer["discard"],
+            payment=answer["payment"],
+            payment_rows=tuple(answer["payment_rows"]),
+            waits=None if waits is None else tuple(waits),
+            outs=outs,
         )
-    elif variant.id == ROMME:
+    if variant.id == ROMME:
         from .solver.romme import solve_romme
 
         answer = solve_romme(cards, parsed["options"])
-    else:
-        from .solver.contract import solve_contract
+        return RommeResult(
+            **head,
+            opening_points=answer["opening_points"],
+            can_open=answer["can_open"],
+            handromme=answer["handromme"],
+            melds=tuple(answer["melds"]),
+            discard=answer["discard"],
+        )
+    from .solver.contract import solve_contract
 
-        spec = parsed["deal_spec"]
-        result["deal"] = spec.number
-        result["contract"] = {"sets": spec.sets, "runs": spec.runs}
-        answer = solve_contract(cards, variant, parsed["options"], spec)
-    result.update(_jsonable(answer))
-    return result
+    spec = parsed["deal_spec"]
+    answer = solve_contract(cards, variant, parsed["options"], spec)
+    return ContractResult(
+        **head,
+        deal=spec.number,
+        contract=Contract(sets=spec.sets, runs=spec.runs),
+        can_open=answer["can_open"],
+        melds=tuple(answer["melds"]),
+        discard=answer["discard"],
+        left_in_hand=tuple(answer["left_in_hand"]),
+        penalty=answer["penalty"],
+        goes_out=answer["goes_out"],
+    )
 
 
-def check_hand_safe(request: Any, lang: str | None = None) -> dict[str, Any]:
-    """Like check_hand, but a bad request gives ``{"error": ...}`` instead of raising."""
-    try:
-        return check_hand(request, lang)
-    except CheckError as exc:
-        return {"error": str(exc)}
+def check_hand(request: Any, lang: str | None = None) -> dict[str, Any]:
+    """Answer one request with the result object of docs/interfaces.md (JSON-ready)."""
+    return check(request, lang).as_json()
