@@ -70,3 +70,34 @@ def test_a_refused_request_raises_the_recorded_message():
         with pytest.raises(CheckError) as caught:
             check(recorded["request"])
         assert json.loads(recorded["body"]) == {"error": str(caught.value)}
+
+
+def test_every_recorded_answer_matches_the_generated_schemas_and_only_its_own():
+    import jsonschema_rs
+
+    from rules.openapi import openapi_document
+
+    doc = openapi_document()
+
+    def validator(name):
+        return jsonschema_rs.Draft202012Validator({**doc, "$ref": f"#/components/schemas/{name}"})
+
+    result, error = validator("CheckResult"), validator("Error")
+    own = {
+        "classic": "ClassicResult",
+        "contract-nordic": "ContractResult",
+        "contract-spanish": "ContractResult",
+        "romme": "RommeResult",
+    }
+    families = {name: validator(name) for name in set(own.values())}
+    for recorded in RECORDED:
+        body = json.loads(recorded["body"])
+        if recorded["status"] != 200:
+            assert error.is_valid(body)
+            continue
+        assert result.is_valid(body), list(result.iter_errors(body))[:3]
+        for name, family in families.items():
+            assert family.is_valid(body) == (name == own[body["variant"]])
+        # exactly: a field more, or one missing, is refused
+        assert not result.is_valid({**body, "extra": 1})
+        assert not result.is_valid({k: v for k, v in body.items() if k != "melds"})
