@@ -156,8 +156,8 @@ def _request(variant_ids, required, **fields) -> dict[str, Any]:
 
 
 def _schedule_schema() -> dict[str, Any]:
-    def number(low, high=None, default=None):
-        value = {"type": "integer", "minimum": low}
+    def number(low: int, high: int | None = None, default: int | None = None) -> dict[str, Any]:
+        value: dict[str, Any] = {"type": "integer", "minimum": low}
         if high is not None:
             value["maximum"] = high
         if default is not None:
@@ -178,7 +178,7 @@ def _schedule_schema() -> dict[str, Any]:
         }
 
     # A contract needs a set or a run: sets 1 or more, or no sets and runs 1 or more.
-    row = {
+    either = {
         "oneOf": [
             row(number(1), number(0, default=0), ["sets"]),
             row({"type": "integer", "enum": [0], "default": 0}, number(1), ["runs"]),
@@ -192,7 +192,7 @@ def _schedule_schema() -> dict[str, Any]:
             "Contract games only: the game's own deal schedule. Each deal's contract needs a "
             "set or a run, and no more cards than are dealt."
         ),
-        "items": row,
+        "items": either,
     }
 
 
@@ -237,7 +237,7 @@ def _request_schemas() -> dict[str, Any]:
     contract_ids = CONTRACT_IDS
     contract = []
     for vid in contract_ids:
-        for spec in VARIANTS[vid].schedule:
+        for spec in VARIANTS[vid].schedule or ():
             contract.append(
                 _request(
                     [vid],
@@ -353,7 +353,7 @@ def type_schema(tp: Any) -> dict[str, Any]:
             "propertyNames": type_schema(args[0]),
             "additionalProperties": type_schema(args[1]),
         }
-    if is_dataclass(tp):
+    if isinstance(tp, type) and is_dataclass(tp):
         return object_schema(tp)
     raise TypeError(f"no JSON Schema for {tp!r}")
 

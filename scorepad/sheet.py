@@ -236,11 +236,11 @@ def build_sheet(game: Game) -> Sheet:
     number = len(deals) + 1
     if not game.is_finished and not game.is_complete(len(deals)):
         decks, jokers = game.decks(number, len(playing[-1]))
-        dealer = dealt_by[-1]
+        next_dealer = dealt_by[-1]
         next_deal = DealInfo(
             number=number,
-            dealer=by_pos[dealer],
-            starter=by_pos[next_playing(order, dealer, game.step, playing[-1])],
+            dealer=by_pos[next_dealer],
+            starter=by_pos[next_playing(order, next_dealer, game.step, playing[-1])],
             spec=game.deal_spec(number),
             cards=game.cards_dealt(number),
             starter_cards=game.starter_cards(number),

@@ -142,7 +142,9 @@ def _count_status(state: CheckState) -> dict[str, Any] | None:
     elif variant.id == ROMME:
         wanted = (15,)
     else:
-        low = state.deal_spec.cards + 1
+        spec = state.deal_spec
+        assert spec is not None  # a contract game has its deal
+        low = spec.cards + 1
         wanted = (low, low + MAX_EXTRA_CONTRACT_CARDS)
     low, high = wanted[0], wanted[-1]
     if low <= n <= high:
@@ -276,8 +278,8 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
         ]
     deals = []
     if state.variant.is_contract:
-        for spec in state.schedule or state.variant.schedule:
-            deals.append({"number": spec.number, "selected": spec.number == state.deal})
+        for deal in state.schedule or state.variant.schedule or ():
+            deals.append({"number": deal.number, "selected": deal.number == state.deal})
     return {
         "variants": [
             {"id": vid, "label": VARIANT_LABELS[vid], "selected": vid == state.variant.id}

@@ -54,7 +54,7 @@ class CheckState:
     def deal_spec(self) -> DealSpec | None:
         if not self.variant.is_contract:
             return None
-        return (self.schedule or self.variant.schedule)[(self.deal or 1) - 1]
+        return (self.schedule or self.variant.schedule or ())[(self.deal or 1) - 1]
 
     @property
     def changed_options(self) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def parse_schedule(text: str) -> Any:
 
 
 def _read_deal(state: CheckState, text: str) -> None:
-    deals = len(state.schedule or state.variant.schedule)
+    deals = len(state.schedule or state.variant.schedule or ())
     if not text:
         state.deal = 1
         return

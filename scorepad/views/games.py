@@ -34,7 +34,7 @@ from ..evenings import known_evenings
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
 from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
-from .common import game_url, partial_wanted
+from .common import game_url, htmx_of, partial_wanted
 
 LAST_VARIANT = "scorepad_variant"  # the variant this phone started last
 LAST_VARIANT_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
@@ -74,7 +74,7 @@ def _new_game_page(
         variant = get_variant(v)
         standard = None
         if variant.is_contract:
-            standard = " · ".join(f"{s.cards} {s.sets} {s.runs}" for s in variant.schedule)
+            standard = " · ".join(f"{s.cards} {s.sets} {s.runs}" for s in variant.schedule or ())
         variants.append(
             {
                 "id": v,
@@ -107,7 +107,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         # The variant this phone started last (a cookie: without script too), unless named.
         variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
-        initial = {"first_dealer": "draw"}
+        initial: dict[str, Any] = {"first_dealer": "draw"}
         if variant in VARIANT_IDS:
             initial["variant"] = variant
         reference = request.GET.get("again", "")
@@ -153,7 +153,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
         form = NewGameForm(data, seats=seats)
         if form.is_valid():
             game = _start(request, form, seats)
-            if request.htmx:
+            response: HttpResponse
+            if htmx_of(request):
                 response = HttpResponseClientRedirect(game_url(game.editor_token))
             else:
                 response = redirect(game_url(game.editor_token))

@@ -4,6 +4,8 @@ only, and counting only the circle's games (someone merged into another counts a
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from django.db.models import Count, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -98,7 +100,9 @@ def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResp
         raise Http404("no such person in this circle")
     records = player_records(game_records(person), person.pk)
     opponents = {h.opponent for r in records for h in r.head_to_head}
-    names = dict(Person.objects.filter(pk__in=opponents).values_list("pk", "name"))
+    names: dict[Hashable, str] = dict(
+        Person.objects.filter(pk__in=opponents).values_list("pk", "name")
+    )
     lang = request.LANGUAGE_CODE
     variants = []
     for record in records:

@@ -30,7 +30,7 @@ from ..forms import once_token, small_int
 from ..models import AlreadyDone, Game, StaleVersion
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, public_url, render_game
+from .common import game_context, game_url, htmx_of, public_url, render_game
 
 
 @require_GET
@@ -56,8 +56,9 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponse(status=204)
     access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
-    current = request.htmx.current_url_abs_path if request.htmx else None
-    panel_open = bool(current and "/deals/" in current)
+    htmx = htmx_of(request)
+    page = htmx.current_url_abs_path if htmx else None
+    panel_open = bool(page and "/deals/" in page)
     context = game_context(request, access, panel_open=panel_open)
     # The messages of the sheet it replaces no longer hold: "Deal 4 recorded." goes.
     sheet = render_to_string("scorepad/game.html#sheet", context, request)
