@@ -427,13 +427,6 @@ class Game(models.Model):
         """+1 when the deal passes to the left (clockwise in seating order), -1 to the right."""
         return 1 if self.variant.direction == LEFT else -1
 
-    def dealer_position(self, number: int, players: int) -> int:
-        return (self.first_dealer + (number - 1) * self.step) % players
-
-    def starter_position(self, number: int, players: int) -> int:
-        """The player next to the dealer in the direction of play starts."""
-        return (self.dealer_position(number, players) + self.step) % players
-
     def deal_spec(self, number: int) -> DealSpec | None:
         specs = self.deal_specs
         if specs and 1 <= number <= len(specs):

@@ -130,10 +130,6 @@ class Sheet:
             return {}
 
     @property
-    def deal_count(self) -> int:
-        return len(self.rows)
-
-    @property
     def winners(self) -> list[Seat]:
         return [seat for seat, st in self.standings if st.place == 1]
 
@@ -153,10 +149,6 @@ class Sheet:
     def flagged(self) -> list[Row]:
         """The deals whose stored scores break the stake game's zero sum (not counted)."""
         return [row for row in self.rows if row.flaw]
-
-    @property
-    def last_deal(self) -> Deal | None:
-        return self.rows[-1].deal if self.rows else None
 
     def settle(self, value_per_point: Decimal | None) -> list[tuple[Seat, Seat, Decimal]]:
         """The fewest payments that square everybody (classic), from the engine."""

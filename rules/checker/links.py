@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -18,10 +17,6 @@ from .state import CheckState, tokens
 
 def _option_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def schedule_json(rows: list[dict[str, Any]]) -> str:
-    return json.dumps(rows, separators=(",", ":"))
 
 
 def schedule_text(rows: Iterable[Mapping[str, Any]]) -> str:

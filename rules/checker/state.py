@@ -13,7 +13,15 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext, ngettext
 
 from rules import pages
-from rules.engine.cards import BAD_CARD, Card, CardError, format_cards, parse_card, sort_cards
+from rules.engine.cards import (
+    BAD_CARD,
+    Card,
+    CardError,
+    copies,
+    format_cards,
+    parse_card,
+    sort_cards,
+)
 from rules.engine.variants import CLASSIC, VARIANTS, DealSpec, OptionError, Variant, build_schedule
 from rules.i18n import engine_message
 from rules.pages.words import card_name
@@ -91,7 +99,7 @@ class CheckState:
             decks, jokers = self.variant.decks(self.players)
         else:
             decks, jokers = self.variant.max_decks()
-        return jokers if card.is_joker else decks
+        return copies(card, decks, jokers)
 
 
 def _text(query: Mapping, name: str, limit: int = MAX_TEXT) -> str:

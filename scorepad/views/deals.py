@@ -22,6 +22,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from rules.engine.variants import CLASSIC
+
 from .. import conflicts, history
 from ..access import Access, actor, game_view, resolve
 from ..forms import DealForm, deal_form_class, form_data, once_token, small_int
@@ -78,7 +80,7 @@ def _panel(
         "url": url,
         "number": number,
         "preview": preview,
-        "is_classic": access.game.variant_id == "classic",
+        "is_classic": access.game.variant_id == CLASSIC,
         "next_number": next_number,
         "spec": access.game.deal_spec(number or next_number),
         **extra,

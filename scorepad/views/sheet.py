@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
+from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
 from .. import history
@@ -84,8 +85,8 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
             "events": events,
             "once": once_token(),
             "variant_name": NAMES[game.variant_id],
-            "is_classic": game.variant_id == "classic",
-            "flagged": build_sheet(game).flagged if game.variant_id == "classic" else [],
+            "is_classic": game.variant_id == CLASSIC,
+            "flagged": build_sheet(game).flagged if game.variant_id == CLASSIC else [],
         },
     )
 
