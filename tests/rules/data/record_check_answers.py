@@ -120,7 +120,7 @@ def main() -> None:
     with path.open("w", encoding="utf-8") as out:
         for request in requests():
             out.write(json.dumps(answer(client, request), ensure_ascii=False) + "\n")
-    print(f"{sum(1 for _ in path.open())} answers written to {path}")
+    print(f"{len(path.read_text().splitlines())} answers written to {path}")
 
 
 if __name__ == "__main__":
