@@ -34,6 +34,26 @@ def schedule_text(rows: Iterable[Mapping[str, Any]]) -> str:
     return "_".join(out)
 
 
+def _game_pairs(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    deal: int | None,
+    schedule: Iterable[Mapping[str, Any]] | None,
+) -> list[tuple[str, str]]:
+    """The deal and its schedule (contract games), then the options that differ."""
+    pairs = []
+    if variant.is_contract:
+        pairs.append(("deal", str(deal or 1)))
+        rows = [dict(row) for row in schedule or ()]
+        if rows and rows != [spec.as_dict() for spec in variant.schedule or ()]:
+            pairs.append(("schedule", schedule_text(rows)))
+    resolved = variant.resolve_options(options)
+    for spec in variant.options:
+        if resolved[spec.name] != spec.default:
+            pairs.append((spec.name, _option_value(resolved[spec.name])))
+    return pairs
+
+
 def query_pairs(
     variant: Variant,
     options: Mapping[str, Any] | None = None,
@@ -49,16 +69,7 @@ def query_pairs(
 ) -> list[tuple[str, str]]:
     """The canonical query of a checker state, as ordered (name, value) pairs: what differs
     from the defaults only (a deal schedule equal to the variant's own is left out)."""
-    pairs = [("variant", variant.id)]
-    if variant.is_contract:
-        pairs.append(("deal", str(deal or 1)))
-        rows = [dict(row) for row in schedule or ()]
-        if rows and rows != [spec.as_dict() for spec in variant.schedule or ()]:
-            pairs.append(("schedule", schedule_text(rows)))
-    resolved = variant.resolve_options(options)
-    for spec in variant.options:
-        if resolved[spec.name] != spec.default:
-            pairs.append((spec.name, _option_value(resolved[spec.name])))
+    pairs = [("variant", variant.id), *_game_pairs(variant, options, deal, schedule)]
     if variant.id == CLASSIC:
         if first_turn:
             pairs.append(("first_turn", first_turn))

@@ -299,6 +299,37 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
     }
 
 
+def _classic_brief(r: ClassicResult, answer: dict[str, Any]) -> dict[str, Any]:
+    """The verdict of a classic hand: its payment, or the cards it waits for."""
+    if r.goes_out:
+        return {
+            "kind": "yes",
+            "text": gettext("Goes out · payment %(n)s") % {"n": r.payment},
+        }
+    waits = r.waits
+    if waits and not r.outs:  # every copy of each wait is in the hand
+        return {"kind": "no", "text": gettext("Does not go out · no card left completes it")}
+    if waits:
+        waits = tuple(r.outs or ())  # the waits that can still be drawn
+    if waits and len(waits) <= BRIEF_WAITS:
+        return {
+            "kind": "no",
+            "text": gettext("Does not go out · waits:"),
+            "cards": answer["outs_faces"],
+        }
+    if waits:
+        text = ngettext(
+            "Does not go out · %(n)s card completes it",
+            "Does not go out · %(n)s cards complete it",
+            len(waits),
+        ) % {"n": len(waits)}
+    elif waits is not None:
+        text = gettext("Does not go out · no single card completes it")
+    else:
+        text = gettext("Does not go out")
+    return {"kind": "no", "text": text}
+
+
 def brief(state: CheckState, answer: dict[str, Any]) -> dict[str, Any]:
     """One line under the hand: the verdict at a glance (the answer below has the reasons)."""
     status = answer["status"]
@@ -306,33 +337,7 @@ def brief(state: CheckState, answer: dict[str, Any]) -> dict[str, Any]:
         return {"kind": status["kind"], "text": status["text"]}
     r = answer["result"]
     if isinstance(r, ClassicResult):
-        if r.goes_out:
-            return {
-                "kind": "yes",
-                "text": gettext("Goes out · payment %(n)s") % {"n": r.payment},
-            }
-        waits = r.waits
-        if waits and not r.outs:  # every copy of each wait is in the hand
-            return {"kind": "no", "text": gettext("Does not go out · no card left completes it")}
-        if waits:
-            waits = tuple(r.outs or ())  # the waits that can still be drawn
-        if waits and len(waits) <= BRIEF_WAITS:
-            return {
-                "kind": "no",
-                "text": gettext("Does not go out · waits:"),
-                "cards": answer["outs_faces"],
-            }
-        if waits:
-            text = ngettext(
-                "Does not go out · %(n)s card completes it",
-                "Does not go out · %(n)s cards complete it",
-                len(waits),
-            ) % {"n": len(waits)}
-        elif waits is not None:
-            text = gettext("Does not go out · no single card completes it")
-        else:
-            text = gettext("Does not go out")
-        return {"kind": "no", "text": text}
+        return _classic_brief(r, answer)
     if isinstance(r, ContractResult):
         if r.can_open and r.goes_out:
             return {"kind": "yes", "text": gettext("Contract laid · goes out")}

@@ -378,6 +378,20 @@ def _read_cards(
         )
 
 
+def _apply_typed(state: CheckState, typed: str, lang: str) -> None:
+    """The typed cards go where the grid's go; text that cannot be added stays in the field."""
+    if not typed:
+        return
+    try:
+        cards = [parse_card(t, lang) for t in tokens(typed)]
+    except CardError as exc:
+        state.typed = typed
+        state.error(_bad_card_text(exc.token or typed), "type")
+    else:
+        if not _add(state, cards, lang, "type"):
+            state.typed = typed
+
+
 def _apply_actions(state: CheckState, query, lang: str) -> None:
     """The page's actions, in the order the form sends them: clear, remove, type, add."""
     if query.get("clear") == "seen":
@@ -392,16 +406,7 @@ def _apply_actions(state: CheckState, query, lang: str) -> None:
                 continue
             if card in cards:
                 cards.remove(card)
-    typed = _text(query, "type").strip()
-    if typed:
-        try:
-            cards = [parse_card(t, lang) for t in tokens(typed)]
-        except CardError as exc:
-            state.typed = typed
-            state.error(_bad_card_text(exc.token or typed), "type")
-        else:
-            if not _add(state, cards, lang, "type"):
-                state.typed = typed
+    _apply_typed(state, _text(query, "type").strip(), lang)
     where = "seen" if state.to == "seen" else "hand"
     for token in _values(query, "add"):
         try:

@@ -22,9 +22,9 @@ MELDS_TEXT = "The melds laid, each a list of the cards placed in it."
 DISCARD_TEXT = "The card discarded, if any."
 
 
-def doc(text: str, **bounds: Any) -> Any:
-    """A field's description (and JSON Schema bounds) for the OpenAPI document."""
-    return field(metadata={"description": text, **bounds})
+def doc(text: str, **bounds: Any) -> dict[str, Any]:
+    """A field's metadata: its description (and JSON Schema bounds) for the OpenAPI document."""
+    return {"description": text, **bounds}
 
 
 def to_json(value: Any) -> Any:
@@ -49,14 +49,14 @@ def to_json(value: Any) -> Any:
 class Contract:
     """The contract of a deal: how many sets and runs it asks for."""
 
-    sets: int = doc("Sets the contract asks for.", minimum=0)
-    runs: int = doc("Runs the contract asks for.", minimum=0)
+    sets: int = field(metadata=doc("Sets the contract asks for.", minimum=0))
+    runs: int = field(metadata=doc("Runs the contract asks for.", minimum=0))
 
 
 @dataclass(frozen=True, slots=True)
 class _Result:
-    variant: str = doc("The variant asked for.")
-    cards: str = doc(CARDS_TEXT)
+    variant: str = field(metadata=doc("The variant asked for."))
+    cards: str = field(metadata=doc(CARDS_TEXT))
 
     def as_json(self) -> dict[str, Any]:
         """The result object of docs/interfaces.md (the API's and checkhand's answer)."""
@@ -67,49 +67,61 @@ class _Result:
 
 @dataclass(frozen=True, slots=True)
 class ClassicResult(_Result):
-    goes_out: bool = doc("The hand goes out.")
-    melds: tuple[Meld, ...] = doc(MELDS_TEXT)
-    discard: Card | None = doc(DISCARD_TEXT)
-    payment: int | None = doc("What each other player pays; null if the hand does not go out.")
-    payment_rows: tuple[PaymentRow, ...] = doc(
-        "The rows of the payment table that add up to the payment; empty if it does not go out."
+    goes_out: bool = field(metadata=doc("The hand goes out."))
+    melds: tuple[Meld, ...] = field(metadata=doc(MELDS_TEXT))
+    discard: Card | None = field(metadata=doc(DISCARD_TEXT))
+    payment: int | None = field(
+        metadata=doc("What each other player pays; null if the hand does not go out.")
     )
-    waits: tuple[Card, ...] | None = doc(
-        "For a 15-card hand that does not go out: the distinct cards that would let it go out "
-        "if drawn, sorted S, H, D, C then rank, joker last; null for 16-card hands and hands "
-        "that go out."
+    payment_rows: tuple[PaymentRow, ...] = field(
+        metadata=doc(
+            "The rows of the payment table that add up to the payment; empty if it does not go out."
+        )
     )
-    outs: dict[Card, int] | None = doc(
-        "With `waits`: each wait (in the order of `waits`) with the copies still unseen: the "
-        "table's copies of the card minus those in the hand and those in `seen`; a wait whose "
-        "every copy is in the hand is left out. Their sum is the hand's outs. Null when "
-        "`waits` is null.",
-        minimum=0,
+    waits: tuple[Card, ...] | None = field(
+        metadata=doc(
+            "For a 15-card hand that does not go out: the distinct cards that would let it go out "
+            "if drawn, sorted S, H, D, C then rank, joker last; null for 16-card hands and hands "
+            "that go out."
+        )
+    )
+    outs: dict[Card, int] | None = field(
+        metadata=doc(
+            "With `waits`: each wait (in the order of `waits`) with the copies still unseen: the "
+            "table's copies of the card minus those in the hand and those in `seen`; a wait whose "
+            "every copy is in the hand is left out. Their sum is the hand's outs. Null when "
+            "`waits` is null.",
+            minimum=0,
+        )
     )
 
 
 @dataclass(frozen=True, slots=True)
 class ContractResult(_Result):
-    deal: int = doc("The deal checked.", minimum=1, maximum=MAX_CUSTOM_DEALS)
-    contract: Contract = doc("The deal's contract.")
-    can_open: bool = doc("The contract can be laid.")
-    melds: tuple[Meld, ...] = doc(MELDS_TEXT + " Sets first, then runs.")
-    discard: Card | None = doc(DISCARD_TEXT)
-    left_in_hand: tuple[Card, ...] = doc("Cards kept, the discard not included.")
-    penalty: int = doc("Penalty of left_in_hand; of the whole hand if it cannot open.")
-    goes_out: bool = doc("Nothing stays in hand after laying and discarding.")
+    deal: int = field(metadata=doc("The deal checked.", minimum=1, maximum=MAX_CUSTOM_DEALS))
+    contract: Contract = field(metadata=doc("The deal's contract."))
+    can_open: bool = field(metadata=doc("The contract can be laid."))
+    melds: tuple[Meld, ...] = field(metadata=doc(MELDS_TEXT + " Sets first, then runs."))
+    discard: Card | None = field(metadata=doc(DISCARD_TEXT))
+    left_in_hand: tuple[Card, ...] = field(metadata=doc("Cards kept, the discard not included."))
+    penalty: int = field(
+        metadata=doc("Penalty of left_in_hand; of the whole hand if it cannot open.")
+    )
+    goes_out: bool = field(metadata=doc("Nothing stays in hand after laying and discarding."))
 
 
 @dataclass(frozen=True, slots=True)
 class RommeResult(_Result):
-    opening_points: int = doc(
-        "The highest value of melds the hand can lay while keeping a card to discard.",
-        minimum=0,
+    opening_points: int = field(
+        metadata=doc(
+            "The highest value of melds the hand can lay while keeping a card to discard.",
+            minimum=0,
+        )
     )
-    can_open: bool = doc("opening_points reaches the option opening_minimum.")
-    handromme: bool = doc("Every card but one can be laid, and that one discarded.")
-    melds: tuple[Meld, ...] = doc(MELDS_TEXT)
-    discard: Card | None = doc(DISCARD_TEXT)
+    can_open: bool = field(metadata=doc("opening_points reaches the option opening_minimum."))
+    handromme: bool = field(metadata=doc("Every card but one can be laid, and that one discarded."))
+    melds: tuple[Meld, ...] = field(metadata=doc(MELDS_TEXT))
+    discard: Card | None = field(metadata=doc(DISCARD_TEXT))
 
 
 CheckResult = ClassicResult | ContractResult | RommeResult
