@@ -96,6 +96,8 @@ def _worker_source() -> str:
     change with their content), each language's offline page, and a version that changes
     with any of them, so that a new deploy installs a new worker."""
     path = finders.find("js/sw.js")
+    if not isinstance(path, str):
+        raise FileNotFoundError("static/js/sw.js")
     with open(path, encoding="utf-8") as source:
         code = source.read()
     config = {

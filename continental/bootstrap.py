@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
@@ -113,9 +114,9 @@ so that shared links and QR codes use it; see the README for gunicorn with Postg
 """
 
 
-def _serve_options(argv: list[str]) -> dict | None:
+def _serve_options(argv: list[str]) -> dict[str, Any] | None:
     """The options of ``serve`` (None after --help was printed); a bad one exits with 2."""
-    options = {
+    options: dict[str, Any] = {
         "local": _env_flag("SERVE_LOCAL"),
         "port": os.environ.get("PORT", "8000"),
         "address": os.environ.get("TABLE_ADDRESS", ""),
@@ -179,7 +180,7 @@ def lan_addresses() -> list[str]:
         pass  # not Linux: ask the name service instead
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append((2, info[4][0]))
+            found.append((2, str(info[4][0])))  # AF_INET: (host, port)
     except OSError:
         pass
     addresses: list[str] = []
@@ -252,6 +253,7 @@ def serve() -> None:
         return  # --help: nothing set up, nothing served
     _reexec_in_venv("base")
     options = _serve_options(sys.argv[2:])
+    assert options is not None  # not --help: that returned above
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", _secret_key())
     port = options["port"]
@@ -389,12 +391,12 @@ def runtests() -> None:
     env = dict(os.environ)
     env.setdefault("SECRET_KEY", "tests-only-secret-key")
     bin_dir = VENV / "bin"
-    _say("ruff check and format, eslint, mypy on the engine")
+    _say("ruff check and format, eslint, mypy on continental/, scorepad/ and rules/")
     _run(bin_dir / "ruff", "check", ".")
     _run(bin_dir / "ruff", "format", "--check", ".")
     if node:
         _javascript_lint()
-    _run(bin_dir / "mypy")  # what and how: [tool.mypy] in pyproject.toml
+    _run(bin_dir / "mypy", env=env)  # what and how: [tool.mypy] in pyproject.toml
     if node:
         _javascript_tests()
     else:

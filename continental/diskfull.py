@@ -21,7 +21,7 @@ DISK_FULL_SQLSTATE = "53100"
 DISK_FULL_TEXTS = ("database or disk is full", "no space left on device", "disk full")
 
 
-def is_disk_full(exc: BaseException) -> bool:
+def is_disk_full(exc: BaseException | None) -> bool:
     """Whether ``exc`` (or the driver's error behind it) says the disk is full."""
     seen = 0
     while exc is not None and seen < 5:

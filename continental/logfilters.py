@@ -95,10 +95,10 @@ class MaskTokens(logging.Filter):
 try:
     from gunicorn.glogging import Logger as _GunicornBase
 except ImportError:  # pragma: no cover - gunicorn is a dependency; a bare Django works without
-    _GunicornBase = object  # type: ignore[assignment,misc]
+    _GunicornBase = object
 
 
-class GunicornLogger(_GunicornBase):  # type: ignore[misc,valid-type]
+class GunicornLogger(_GunicornBase):
     """gunicorn's logger, with game tokens masked in the access and the error log."""
 
     def setup(self, cfg) -> None:

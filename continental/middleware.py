@@ -8,6 +8,7 @@ a 500 (continental/diskfull.py), and one that lost its database connection with 
 from __future__ import annotations
 
 import ipaddress
+from typing import cast
 
 from csp.middleware import CSPMiddleware
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -30,7 +31,8 @@ def with_security_headers(request: HttpRequest, response: HttpResponse) -> HttpR
     """``response`` with the headers every other answer gets from the middleware that comes
     later in the chain (X-Frame-Options, Content-Security-Policy), by the same code."""
     for middleware in LATER_HEADER_MIDDLEWARE:
-        response = middleware(lambda _request, answer=response: answer)(request)
+        # These middleware are synchronous: their answer is a response, never an awaitable.
+        response = cast(HttpResponse, middleware(lambda _request, answer=response: answer)(request))
     return response
 
 
@@ -58,13 +60,13 @@ class RejectNulMiddleware:
                 and _has_nul(request.POST)
             )
         ):
-            response = HttpResponseBadRequest(
+            refused = HttpResponseBadRequest(
                 _(
                     "The request holds a character that cannot be stored. Please check what you typed."
                 ),
                 content_type="text/plain; charset=utf-8",
             )
-            return with_security_headers(request, response)
+            return with_security_headers(request, refused)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
@@ -124,7 +126,8 @@ def trustworthy(request: HttpRequest) -> bool:
     """Whether a browser counts the origin of ``request`` as potentially trustworthy."""
     if request.is_secure():
         return True
-    host, _port = split_domain_port(request._get_raw_host())
+    # The host as sent, not checked against ALLOWED_HOSTS (Django's own, not in its stubs).
+    host, _port = split_domain_port(request._get_raw_host())  # type: ignore[attr-defined]
     if host == "localhost" or host.endswith(".localhost") or host in ("::1", "[::1]"):
         return True
     try:

@@ -136,7 +136,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": DATA_DIR / "scorepad.sqlite3",
+            "NAME": str(DATA_DIR / "scorepad.sqlite3"),
             # Keep connections (and their PRAGMAs) between requests; none under tests.
             "CONN_MAX_AGE": 0 if TESTING else 60,
             "OPTIONS": {

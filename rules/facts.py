@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 from rules.engine.variants import CLASSIC, NORDIC, ROMME, SPANISH, VARIANT_IDS, get_variant
 
@@ -39,8 +43,8 @@ class VariantFacts:
     essence: str
     players: str
     decks: list[str]
-    cards: str
-    deals: str
+    cards: StrOrPromise
+    deals: StrOrPromise
     scoring: str
 
 
@@ -63,7 +67,7 @@ def deck_lines(variant_id: str) -> list[str]:
     v = get_variant(variant_id)
     lines: list[str] = []
     if v.id == SPANISH:
-        deals = len(v.schedule)
+        deals = len(v.schedule or ())
         for players in range(v.min_players, v.max_players + 1):
             per_deal = [v.decks(players, d) for d in range(1, deals + 1)]
             parts = []
@@ -107,6 +111,8 @@ def _collapse(lines: list[str], first_players: int) -> list[str]:
 
 def facts(variant_id: str) -> VariantFacts:
     v = get_variant(variant_id)
+    cards: StrOrPromise
+    deals: StrOrPromise
     if v.id == CLASSIC:
         cards = _("%(n)d cards each") % {"n": v.cards_dealt()}
         deals = _("As many deals as the table agrees")
@@ -117,7 +123,7 @@ def facts(variant_id: str) -> VariantFacts:
         }
         deals = _("As many deals as the table agrees")
     else:
-        counts = sorted({spec.cards for spec in v.schedule})
+        counts = sorted({spec.cards for spec in v.schedule or ()})
         if len(counts) == 1:
             cards = _("%(n)d cards each in every deal") % {"n": counts[0]}
         else:
@@ -125,7 +131,9 @@ def facts(variant_id: str) -> VariantFacts:
                 "low": counts[0],
                 "high": counts[-1],
             }
-        deals = ngettext("%(n)d deal", "%(n)d deals", len(v.schedule)) % {"n": len(v.schedule)}
+        deals = ngettext("%(n)d deal", "%(n)d deals", len(v.schedule or ())) % {
+            "n": len(v.schedule or ())
+        }
     return VariantFacts(
         id=v.id,
         name=str(NAMES[v.id]),

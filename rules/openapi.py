@@ -1,20 +1,25 @@
 """The OpenAPI 3.1 description of ``POST /api/check``, served at ``/api/openapi.json``.
 
 Built from the engine's own data (variant ids, house-rule options, limits), so the document
-cannot drift from what the API accepts. The result fields are those of docs/interfaces.md.
+cannot drift from what the API accepts; the result schemas are made from the engine's result
+types (rules/engine/results.py), the same dataclasses the API writes out.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_safe
 
-from rules.engine.cards import JOKER_TOKENS, RANK_TOKENS, SUIT_TOKENS
+from rules.engine.cards import JOKER_TOKENS, RANK_TOKENS, SUIT_TOKENS, Card
 from rules.engine.check import MAX_EXTRA_CONTRACT_CARDS
+from rules.engine.melds import Meld
+from rules.engine.results import ClassicResult, ContractResult, RommeResult
 from rules.engine.variants import (
     CLASSIC,
     MAX_CARDS_DEALT,
@@ -33,7 +38,6 @@ CARD = {
     "pattern": r"^(JK|(A|[2-9]|10|J|Q|K)[SHDC])$",
     "examples": ["10H", "AS", "JK"],
 }
-CARD_LIST = {"type": "array", "items": {"$ref": "#/components/schemas/Card"}}
 PLACED = {
     "type": "object",
     "description": "A card laid in a meld; `as` is the card it stands for (itself if natural).",
@@ -44,18 +48,6 @@ PLACED = {
     },
     "additionalProperties": False,
 }
-COMMON_RESULT = {
-    "variant": {"type": "string", "enum": list(VARIANT_IDS)},
-    "cards": {"type": "string", "description": "The canonical notation of the input hand."},
-    "melds": {
-        "type": "array",
-        "items": {"type": "array", "items": {"$ref": "#/components/schemas/PlacedCard"}},
-    },
-    "discard": {"oneOf": [{"$ref": "#/components/schemas/Card"}, {"type": "null"}]},
-}
-COMMON_REQUIRED = ["variant", "cards", "melds", "discard"]
-
-
 # --- the request: one schema per variant, as exact as JSON Schema can say it ----------------
 # The hand's size is part of the schema (classic 15 or 16 by first_turn, Rommé 15, a contract
 # deal its cards dealt + 1 to + 13). What no schema can say is left to a 400 that names it:
@@ -164,8 +156,8 @@ def _request(variant_ids, required, **fields) -> dict[str, Any]:
 
 
 def _schedule_schema() -> dict[str, Any]:
-    def number(low, high=None, default=None):
-        value = {"type": "integer", "minimum": low}
+    def number(low: int, high: int | None = None, default: int | None = None) -> dict[str, Any]:
+        value: dict[str, Any] = {"type": "integer", "minimum": low}
         if high is not None:
             value["maximum"] = high
         if default is not None:
@@ -186,7 +178,7 @@ def _schedule_schema() -> dict[str, Any]:
         }
 
     # A contract needs a set or a run: sets 1 or more, or no sets and runs 1 or more.
-    row = {
+    either = {
         "oneOf": [
             row(number(1), number(0, default=0), ["sets"]),
             row({"type": "integer", "enum": [0], "default": 0}, number(1), ["runs"]),
@@ -200,7 +192,7 @@ def _schedule_schema() -> dict[str, Any]:
             "Contract games only: the game's own deal schedule. Each deal's contract needs a "
             "set or a run, and no more cards than are dealt."
         ),
-        "items": row,
+        "items": either,
     }
 
 
@@ -245,7 +237,7 @@ def _request_schemas() -> dict[str, Any]:
     contract_ids = CONTRACT_IDS
     contract = []
     for vid in contract_ids:
-        for spec in VARIANTS[vid].schedule:
+        for spec in VARIANTS[vid].schedule or ():
             contract.append(
                 _request(
                     [vid],
@@ -308,96 +300,149 @@ def _request_schemas() -> dict[str, Any]:
     }
 
 
-def _result(variant_ids: list[str], fields: dict[str, Any], required: list[str]) -> dict:
+# --- the results: from the engine's own types (rules/engine/results.py) ----------------------
+
+RESULT_VARIANTS: dict[type, list[str]] = {
+    ClassicResult: [CLASSIC],
+    ContractResult: CONTRACT_IDS,
+    RommeResult: [ROMME],
+}
+
+
+def _with_bounds(schema: dict[str, Any], bounds: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with ``bounds`` (minimum, maximum) on the integers it holds."""
+    if not bounds:
+        return schema
+    kind = schema.get("type")
+    if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+        return {**schema, **bounds}
+    if isinstance(schema.get("additionalProperties"), dict):
+        return {
+            **schema,
+            "additionalProperties": _with_bounds(schema["additionalProperties"], bounds),
+        }
+    if "oneOf" in schema:
+        return {**schema, "oneOf": [_with_bounds(s, bounds) for s in schema["oneOf"]]}
+    return schema
+
+
+def type_schema(tp: Any) -> dict[str, Any]:
+    """The JSON Schema of what ``rules.engine.results.to_json`` writes for a value of ``tp``."""
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is str:
+        return {"type": "string"}
+    if tp is Card:
+        return {"$ref": "#/components/schemas/Card"}
+    if tp is Meld:
+        return {"type": "array", "items": {"$ref": "#/components/schemas/PlacedCard"}}
+    origin, args = get_origin(tp), get_args(tp)
+    if origin in (Union, UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        schema = type_schema(inner)
+        if schema.get("type") in ("boolean", "integer", "string"):
+            return {**schema, "type": [schema["type"], "null"]}
+        return {"oneOf": [schema, {"type": "null"}]}
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return {"type": "array", "items": type_schema(args[0])}
+    if origin is dict:
+        return {
+            "type": "object",
+            "propertyNames": type_schema(args[0]),
+            "additionalProperties": type_schema(args[1]),
+        }
+    if isinstance(tp, type) and is_dataclass(tp):
+        return object_schema(tp)
+    raise TypeError(f"no JSON Schema for {tp!r}")
+
+
+def object_schema(cls: type, **properties: Any) -> dict[str, Any]:
+    """A dataclass as a JSON object: every field required, in its order, nothing else;
+    a field's description and bounds from its metadata; ``properties`` replace fields."""
+    hints = get_type_hints(cls)
+    props: dict[str, Any] = {}
+    for f in fields(cls):
+        meta = dict(f.metadata)
+        text = meta.pop("description", None)
+        schema = _with_bounds(type_schema(hints[f.name]), meta)
+        props[f.name] = {**schema, "description": text} if text else schema
+    props.update(properties)
     return {
         "type": "object",
-        "required": [*COMMON_REQUIRED, *required],
-        "properties": {
-            **COMMON_RESULT,
-            "variant": {"type": "string", "enum": variant_ids},
-            **fields,
-        },
+        "required": list(props),
+        "properties": props,
+        "additionalProperties": False,
     }
+
+
+def result_schemas() -> dict[str, Any]:
+    """One schema per family of games, named as its result class."""
+    return {
+        cls.__name__: object_schema(
+            cls,
+            variant={
+                "type": "string",
+                "enum": ids,
+                "description": "The variant asked for.",
+            },
+        )
+        for cls, ids in RESULT_VARIANTS.items()
+    }
+
+
+PATHS = {
+    "/api/check": {
+        "post": {
+            "operationId": "checkHand",
+            "summary": "Check one hand",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/CheckRequest"},
+                        "example": {
+                            "variant": CLASSIC,
+                            "cards": "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK",
+                            "options": {"twos_wild": True},
+                            "first_turn": None,
+                        },
+                    }
+                },
+            },
+            "responses": {
+                "200": {
+                    "description": "The result; its fields depend on the variant.",
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/CheckResult"}}
+                    },
+                },
+                **{
+                    status: {"$ref": "#/components/responses/Error", "description": text}
+                    for status, text in (
+                        ("400", "Bad input: the message names it."),
+                        ("405", "Any method but POST."),
+                        ("413", "The body is over 16 KiB."),
+                        ("429", "Too many requests from this client; see Retry-After."),
+                    )
+                },
+            },
+        }
+    }
+}
+CHECK_REQUEST_TEXT = (
+    "One hand to check; the fields and the hand's size depend on the variant. Bad input gets "
+    "a 400 naming the problem, also for what no schema can say: more copies of a card than "
+    "the game's decks hold (in the hand, or with the seen cards), a deal past the end of a "
+    "custom schedule, a custom contract that needs more cards than are dealt."
+)
 
 
 @lru_cache(maxsize=1)
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document (a plain dict, JSON-ready)."""
-    error = {"$ref": "#/components/responses/Error"}
-    classic = _result(
-        [CLASSIC],
-        {
-            "goes_out": {"type": "boolean"},
-            "payment": {
-                "type": ["integer", "null"],
-                "description": "What each other player pays; null if the hand does not go out.",
-            },
-            "payment_rows": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["row", "points"],
-                    "properties": {"row": {"type": "string"}, "points": {"type": "integer"}},
-                },
-            },
-            "waits": {
-                "oneOf": [CARD_LIST, {"type": "null"}],
-                "description": (
-                    "For a 15-card hand that does not go out: the distinct cards that would let "
-                    "it go out if drawn, sorted S, H, D, C then rank, joker last; null for "
-                    "16-card hands and hands that go out."
-                ),
-            },
-            "outs": {
-                "oneOf": [
-                    {
-                        "type": "object",
-                        "propertyNames": {"$ref": "#/components/schemas/Card"},
-                        "additionalProperties": {"type": "integer", "minimum": 0},
-                    },
-                    {"type": "null"},
-                ],
-                "description": (
-                    "With `waits`: each wait (in the order of `waits`) with the copies still "
-                    "unseen: the table's copies of the card minus those in the hand and those "
-                    "in `seen`; a wait whose every copy is in the hand is left out. Their sum "
-                    "is the hand's outs. Null when `waits` is null."
-                ),
-            },
-        },
-        ["goes_out", "payment", "payment_rows", "waits", "outs"],
-    )
-    contract = _result(
-        CONTRACT_IDS,
-        {
-            "deal": {"type": "integer", "minimum": 1, "maximum": MAX_CUSTOM_DEALS},
-            "contract": {
-                "type": "object",
-                "required": ["sets", "runs"],
-                "properties": {
-                    "sets": {"type": "integer", "minimum": 0},
-                    "runs": {"type": "integer", "minimum": 0},
-                },
-            },
-            "can_open": {"type": "boolean"},
-            "left_in_hand": {**CARD_LIST, "description": "Cards kept, the discard not included."},
-            "penalty": {
-                "type": "integer",
-                "description": "Penalty of left_in_hand; of the whole hand if it cannot open.",
-            },
-            "goes_out": {"type": "boolean"},
-        },
-        ["deal", "contract", "can_open", "left_in_hand", "penalty", "goes_out"],
-    )
-    romme = _result(
-        [ROMME],
-        {
-            "opening_points": {"type": "integer", "minimum": 0},
-            "can_open": {"type": "boolean"},
-            "handromme": {"type": "boolean"},
-        },
-        ["opening_points", "can_open", "handromme"],
-    )
+    results = result_schemas()
     return {
         "openapi": "3.1.0",
         "info": {
@@ -409,72 +454,21 @@ def openapi_document() -> dict[str, Any]:
                 "`manage.py checkhand --jsonl`."
             ),
         },
-        "paths": {
-            "/api/check": {
-                "post": {
-                    "operationId": "checkHand",
-                    "summary": "Check one hand",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {"$ref": "#/components/schemas/CheckRequest"},
-                                "example": {
-                                    "variant": "classic",
-                                    "cards": "4S 5S 6S 7S 9H 10H JH QH 10C JC QC KC AD 3D KH JK",
-                                    "options": {"twos_wild": True},
-                                    "first_turn": None,
-                                },
-                            }
-                        },
-                    },
-                    "responses": {
-                        "200": {
-                            "description": "The result; its fields depend on the variant.",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/CheckResult"}
-                                }
-                            },
-                        },
-                        "400": {**error, "description": "Bad input: the message names it."},
-                        "405": {**error, "description": "Any method but POST."},
-                        "413": {**error, "description": "The body is over 16 KiB."},
-                        "429": {
-                            **error,
-                            "description": "Too many requests from this client; see Retry-After.",
-                        },
-                    },
-                }
-            }
-        },
+        "paths": PATHS,
         "components": {
             "schemas": {
                 "CheckRequest": {
-                    "description": (
-                        "One hand to check; the fields and the hand's size depend on the "
-                        "variant. Bad input gets a 400 naming the problem, also for what no "
-                        "schema can say: more copies of a card than the game's decks hold (in "
-                        "the hand, or with the seen cards), a deal past the end of a custom schedule, a custom contract that "
-                        "needs more cards than are dealt."
-                    ),
+                    "description": CHECK_REQUEST_TEXT,
                     "oneOf": [
-                        {"$ref": "#/components/schemas/ClassicRequest"},
-                        {"$ref": "#/components/schemas/ContractRequest"},
-                        {"$ref": "#/components/schemas/RommeRequest"},
+                        {"$ref": f"#/components/schemas/{name}"}
+                        for name in ("ClassicRequest", "ContractRequest", "RommeRequest")
                     ],
                 },
                 **_request_schemas(),
                 "CheckResult": {
-                    "oneOf": [
-                        {"$ref": "#/components/schemas/ClassicResult"},
-                        {"$ref": "#/components/schemas/ContractResult"},
-                        {"$ref": "#/components/schemas/RommeResult"},
-                    ]
+                    "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in results]
                 },
-                "ClassicResult": classic,
-                "ContractResult": contract,
-                "RommeResult": romme,
+                **results,
                 "Card": CARD,
                 "PlacedCard": PLACED,
                 "Error": {

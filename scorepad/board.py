@@ -26,7 +26,7 @@ import hashlib
 import json
 import logging
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +91,12 @@ class Board:
     notes: list = field(default_factory=list)
 
 
+def _board(parts: Sequence[str], next_deal: int | None, deals: int, notes: list) -> Board:
+    """A board of the rendered parts, in the order of PARTS."""
+    table, standings, nav, offline = map(mark_safe, parts)
+    return Board(table, standings, nav, offline, next_deal=next_deal, deals=deals, notes=notes)
+
+
 def cache_key(access) -> str:
     """The game at its version, in this language, through this link, with these rights."""
     game = access.game
@@ -136,12 +142,7 @@ def board(
     }
     parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
     next_deal = sheet.next_deal.number if sheet.next_deal else None
-    found = Board(
-        *map(mark_safe, parts),
-        next_deal=next_deal,
-        deals=len(sheet.rows),
-        notes=notes() if notes else [],
-    )
+    found = _board(parts, next_deal, len(sheet.rows), notes() if notes else [])
     # Rows read across another phone's change are not that version's: shown, not kept.
     if key is not None and still_at(access.game, version):
         _set(key, found)
@@ -163,7 +164,7 @@ def _get(key: str) -> Board | None:
     if blob is None:
         return None
     *parts, next_deal, deals, notes = json.loads(zlib.decompress(blob))
-    return Board(*map(mark_safe, parts), next_deal=next_deal, deals=deals, notes=notes)
+    return _board(parts, next_deal, deals, notes)
 
 
 def _set(key: str, found: Board) -> None:

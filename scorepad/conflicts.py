@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.http import QueryDict
@@ -134,7 +134,8 @@ def shown(form: forms.Form, name: str, value: str) -> str:
     if isinstance(field, forms.BooleanField):
         return _("yes") if value else _("no")
     if isinstance(field, forms.ChoiceField):
-        for key, label in field.choices:
+        # Django keeps a field's choices as (value, label) pairs; its stubs type what it is given.
+        for key, label in cast(list[tuple[Any, Any]], field.choices):
             if str(key) == value:
                 return str(label)
     if not value:

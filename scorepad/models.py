@@ -82,6 +82,12 @@ class Circle(models.Model):
     replay harmless.
     """
 
+    # Set on the circles a phone's list gives (scorepad/circles.py), not stored: whether
+    # this phone may change it, the token of the link it holds, the home page's new game.
+    can_edit: bool
+    link_token: str
+    new_game_ref: str
+
     name = models.CharField(_("name"), max_length=NAME_MAX)
     version = models.PositiveIntegerField(default=1)
     viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -242,6 +248,8 @@ class Person(models.Model):
     """Someone of a circle. ``merged_into`` another person: counted as that person (their
     seats, records and ratings are that person's) until separated again."""
 
+    game_count: int  # set by the circle's page, not stored: the person's games in it
+
     circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="persons")
     name = models.CharField(_("name"), max_length=NAME_MAX)
     merged_into = models.ForeignKey(
@@ -355,6 +363,10 @@ class GameQuerySet(models.QuerySet):
 
 
 class Game(models.Model):
+    # Set on the games a phone's list gives (scorepad/access.py), not stored: the token of
+    # the link this phone holds.
+    link_token: str
+
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("in progress")
         FINISHED = "finished", _("finished")
@@ -415,13 +427,6 @@ class Game(models.Model):
         """+1 when the deal passes to the left (clockwise in seating order), -1 to the right."""
         return 1 if self.variant.direction == LEFT else -1
 
-    def dealer_position(self, number: int, players: int) -> int:
-        return (self.first_dealer + (number - 1) * self.step) % players
-
-    def starter_position(self, number: int, players: int) -> int:
-        """The player next to the dealer in the direction of play starts."""
-        return (self.dealer_position(number, players) + self.step) % players
-
     def deal_spec(self, number: int) -> DealSpec | None:
         specs = self.deal_specs
         if specs and 1 <= number <= len(specs):
@@ -447,7 +452,8 @@ class Game(models.Model):
             return False
         if self.target_deals and deals >= self.target_deals:
             return True
-        return bool(self.target_score) and any(t >= self.target_score for t in totals)
+        target = self.target_score
+        return target is not None and target != 0 and any(t >= target for t in totals)
 
     def deal_count(self) -> int:
         """The deals stored now. (Not ``self.deals.count()``: a game loaded for its page has
@@ -709,7 +715,7 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="resumed", apply=apply)
 
-    def replace_link(self, which: str, *, version: int, once: str, actor: Actor):
+    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
         field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
 
         def apply(game: Game) -> dict[str, Any]:
@@ -973,6 +979,13 @@ class Evening(models.Model):
     (``Game.change`` is the pattern). Once its balances are carried to the next evening
     (``next_evening``) it is closed: its games can no longer change its money.
     """
+
+    # Set on the evenings a phone's list gives (scorepad/evenings.py), not stored: whether
+    # this phone may change it, the token of the link it holds, and a game page's form to
+    # add the game to it.
+    can_edit: bool
+    link_token: str
+    add_form: Any
 
     name = models.CharField(_("name"), max_length=NAME_MAX, blank=True)
     stake = models.DecimalField(max_digits=9, decimal_places=2)  # the games' default stake

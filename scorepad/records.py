@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+
 from django.db.models import F, Prefetch, Q
 
 from rules.engine.variants import CLASSIC
@@ -69,7 +71,7 @@ def _record(game: Game, who: dict[int, int], evening: int | None = None) -> Game
     # A seat with no person (a damaged row) is its own player of this game.
     player_at = {s.position: who.get(s.person_id or 0, f"seat{s.pk}") for s in seats}
     classic = game.variant_id == CLASSIC
-    deals = []
+    deals: list[Mapping[Hashable, int]] = []
     for deal in game.deals.all():
         if deal.is_abandoned or deal.flaw(positions, classic) is not None:
             continue

@@ -130,10 +130,6 @@ class Sheet:
             return {}
 
     @property
-    def deal_count(self) -> int:
-        return len(self.rows)
-
-    @property
     def winners(self) -> list[Seat]:
         return [seat for seat, st in self.standings if st.place == 1]
 
@@ -153,10 +149,6 @@ class Sheet:
     def flagged(self) -> list[Row]:
         """The deals whose stored scores break the stake game's zero sum (not counted)."""
         return [row for row in self.rows if row.flaw]
-
-    @property
-    def last_deal(self) -> Deal | None:
-        return self.rows[-1].deal if self.rows else None
 
     def settle(self, value_per_point: Decimal | None) -> list[tuple[Seat, Seat, Decimal]]:
         """The fewest payments that square everybody (classic), from the engine."""
@@ -236,11 +228,11 @@ def build_sheet(game: Game) -> Sheet:
     number = len(deals) + 1
     if not game.is_finished and not game.is_complete(len(deals)):
         decks, jokers = game.decks(number, len(playing[-1]))
-        dealer = dealt_by[-1]
+        next_dealer = dealt_by[-1]
         next_deal = DealInfo(
             number=number,
-            dealer=by_pos[dealer],
-            starter=by_pos[next_playing(order, dealer, game.step, playing[-1])],
+            dealer=by_pos[next_dealer],
+            starter=by_pos[next_playing(order, next_dealer, game.step, playing[-1])],
             spec=game.deal_spec(number),
             cards=game.cards_dealt(number),
             starter_cards=game.starter_cards(number),

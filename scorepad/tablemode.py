@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
-from .evenings import EveningPage
 from .charts import MARKS
+from .evenings import EveningPage
 from .models import Evening, EveningGame, Game
-from .sheet import DealInfo, Sheet, build_sheet, sheet_prefetch
+from .sheet import DealInfo, Sheet, build_sheet, load_game
 
 # Up to this many players the standings are one list in digits a tenth of the screen high;
 # more go in columns (static/css/app.css, .tm-standings.many).
@@ -116,7 +116,8 @@ def evening_table(page: EveningPage) -> EveningTable:
     playing = None
     for line in reversed(page.lines):
         if not line.game.is_finished:
-            game = Game.objects.prefetch_related(*sheet_prefetch()).get(pk=line.game.pk)
+            game = load_game(Game.objects.filter(pk=line.game.pk))
+            assert game is not None  # the evening's page read it a moment ago
             playing = Playing(line.number, game, build_sheet(game).next_deal)
             break
     over = bool(page.lines) and playing is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -20,10 +19,6 @@ def _option_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def schedule_json(rows: list[dict[str, Any]]) -> str:
-    return json.dumps(rows, separators=(",", ":"))
-
-
 def schedule_text(rows: Iterable[Mapping[str, Any]]) -> str:
     """A schedule as the checker's links write it: each deal ``cards.sets.runs``, with
     ``.set_min.run_min`` when either differs from 3 and 4, deals joined by ``_`` (no
@@ -37,6 +32,26 @@ def schedule_text(rows: Iterable[Mapping[str, Any]]) -> str:
             fields += [set_min, run_min]
         out.append(".".join(str(int(f)) for f in fields))
     return "_".join(out)
+
+
+def _game_pairs(
+    variant: Variant,
+    options: Mapping[str, Any] | None,
+    deal: int | None,
+    schedule: Iterable[Mapping[str, Any]] | None,
+) -> list[tuple[str, str]]:
+    """The deal and its schedule (contract games), then the options that differ."""
+    pairs = []
+    if variant.is_contract:
+        pairs.append(("deal", str(deal or 1)))
+        rows = [dict(row) for row in schedule or ()]
+        if rows and rows != [spec.as_dict() for spec in variant.schedule or ()]:
+            pairs.append(("schedule", schedule_text(rows)))
+    resolved = variant.resolve_options(options)
+    for spec in variant.options:
+        if resolved[spec.name] != spec.default:
+            pairs.append((spec.name, _option_value(resolved[spec.name])))
+    return pairs
 
 
 def query_pairs(
@@ -54,16 +69,7 @@ def query_pairs(
 ) -> list[tuple[str, str]]:
     """The canonical query of a checker state, as ordered (name, value) pairs: what differs
     from the defaults only (a deal schedule equal to the variant's own is left out)."""
-    pairs = [("variant", variant.id)]
-    if variant.is_contract:
-        pairs.append(("deal", str(deal or 1)))
-        rows = [dict(row) for row in schedule or ()]
-        if rows and rows != [spec.as_dict() for spec in variant.schedule or ()]:
-            pairs.append(("schedule", schedule_text(rows)))
-    resolved = variant.resolve_options(options)
-    for spec in variant.options:
-        if resolved[spec.name] != spec.default:
-            pairs.append((spec.name, _option_value(resolved[spec.name])))
+    pairs = [("variant", variant.id), *_game_pairs(variant, options, deal, schedule)]
     if variant.id == CLASSIC:
         if first_turn:
             pairs.append(("first_turn", first_turn))

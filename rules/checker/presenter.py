@@ -23,11 +23,12 @@ from rules.engine.cards import (
     SUITS,
     Card,
     format_cards,
-    parse_card,
     sort_cards,
 )
-from rules.engine.check import CheckError, check_hand
+from rules.engine.check import CheckError, check
+from rules.engine.melds import Meld
 from rules.engine.outs import table_decks
+from rules.engine.results import CheckResult, ClassicResult, ContractResult
 from rules.engine.variants import (
     CLASSIC,
     CLASSIC_PAYMENTS,
@@ -91,8 +92,8 @@ def type_hint(lang: str) -> str:
     }
 
 
-def _meld_kind(meld: list[dict[str, str]], variant: Variant) -> str:
-    ranks = {parse_card(p["as"]).rank for p in meld}
+def _meld_kind(meld: Meld, variant: Variant) -> str:
+    ranks = {p.stands_for.rank for p in meld.placed}
     if len(ranks) == 1 and variant.id != CLASSIC:
         return "group" if variant.id == ROMME else "set"
     return "run"
@@ -101,25 +102,25 @@ def _meld_kind(meld: list[dict[str, str]], variant: Variant) -> str:
 MELD_LABELS = {"run": _("Run"), "set": _("Set"), "group": _("Group")}
 
 
-def _melds(result: dict[str, Any], variant: Variant, lang: str) -> list[dict[str, Any]]:
+def _melds(result: CheckResult, variant: Variant, lang: str) -> list[dict[str, Any]]:
     out = []
-    for meld in result.get("melds") or []:
+    for meld in result.melds:
         kind = _meld_kind(meld, variant)
         out.append(
             {
                 "kind": kind,
                 "label": MELD_LABELS[kind],
-                "cards": [face(parse_card(p["card"]), lang, parse_card(p["as"])) for p in meld],
+                "cards": [face(p.card, lang, p.stands_for) for p in meld.placed],
             }
         )
     return out
 
 
-def _payment_rows(result: dict[str, Any], options: dict[str, Any], lang: str) -> list[dict]:
+def _payment_rows(result: ClassicResult, options: dict[str, Any], lang: str) -> list[dict]:
     twos_wild = options.get("twos_wild", True)
     rows = []
-    for row in result.get("payment_rows") or []:
-        name, points = row["row"], row["points"]
+    for row in result.payment_rows:
+        name, points = row.row, row.points
         each = CLASSIC_PAYMENTS[name] if name in ("wild_twos", "jokers") else None
         rows.append(
             {
@@ -141,7 +142,9 @@ def _count_status(state: CheckState) -> dict[str, Any] | None:
     elif variant.id == ROMME:
         wanted = (15,)
     else:
-        low = state.deal_spec.cards + 1
+        spec = state.deal_spec
+        assert spec is not None  # a contract game has its deal
+        low = spec.cards + 1
         wanted = (low, low + MAX_EXTRA_CONTRACT_CARDS)
     low, high = wanted[0], wanted[-1]
     if low <= n <= high:
@@ -199,7 +202,7 @@ def evaluate(state: CheckState, lang: str) -> dict[str, Any]:
         return {"status": status}
     started = time.perf_counter()
     try:
-        result = check_hand(state.engine_request(), lang)
+        result = check(state.engine_request(), lang)
     except CheckError as exc:
         return {"status": {"kind": "error", "text": engine_message(exc)}}
     except Exception:  # a solver bug must not cost the player the page
@@ -216,31 +219,30 @@ def evaluate(state: CheckState, lang: str) -> dict[str, Any]:
         "result": result,
         "elapsed_ms": elapsed * 1000,
         "melds": _melds(result, state.variant, lang),
-        "discard": face(parse_card(result["discard"]), lang) if result.get("discard") else None,
+        "discard": face(result.discard, lang) if result.discard else None,
     }
-    if state.variant.id == CLASSIC:
+    if isinstance(result, ClassicResult):
         answer["payment_rows"] = _payment_rows(result, state.options, lang)
-        answer["waits"] = faces(result["waits"], lang) if result.get("waits") is not None else None
-        outs = result.get("outs")
-        if outs is not None:
+        answer["waits"] = faces(result.waits, lang) if result.waits is not None else None
+        if result.outs is not None:
             answer["outs"] = [
-                {"face": face(parse_card(code), lang), "left": left} for code, left in outs.items()
+                {"face": face(card, lang), "left": left} for card, left in result.outs.items()
             ]
-            answer["outs_total"] = sum(outs.values())
+            answer["outs_total"] = sum(result.outs.values())
             answer["outs_faces"] = [o["face"] for o in answer["outs"]]
             decks, jokers = table_decks(state.variant, state.players, [*state.cards, *state.seen])
             answer["outs_basis"] = gettext(
                 "Cards left: of %(decks)s decks and %(jokers)s jokers, less the cards in the "
                 "hand and those marked as seen."
             ) % {"decks": decks, "jokers": jokers}
-    elif state.variant.is_contract:
-        answer["left"] = faces(result.get("left_in_hand") or [], lang)
-    elif result.get("melds"):
+    elif isinstance(result, ContractResult):
+        answer["left"] = faces(result.left_in_hand, lang)
+    elif result.melds:
         # Rommé: what stays in hand besides the melds and the discard
         left = Counter(state.cards)
-        left.subtract(parse_card(p["card"]) for meld in result["melds"] for p in meld)
-        if result.get("discard"):
-            left[parse_card(result["discard"])] -= 1
+        left.subtract(p.card for meld in result.melds for p in meld.placed)
+        if result.discard:
+            left[result.discard] -= 1
         answer["left"] = [face(c, lang) for c in sort_cards(left.elements())]
     return answer
 
@@ -276,8 +278,8 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
         ]
     deals = []
     if state.variant.is_contract:
-        for spec in state.schedule or state.variant.schedule:
-            deals.append({"number": spec.number, "selected": spec.number == state.deal})
+        for deal in state.schedule or state.variant.schedule or ():
+            deals.append({"number": deal.number, "selected": deal.number == state.deal})
     return {
         "variants": [
             {"id": vid, "label": VARIANT_LABELS[vid], "selected": vid == state.variant.id}
@@ -297,56 +299,61 @@ def _settings_context(state: CheckState, lang: str) -> dict[str, Any]:
     }
 
 
+def _classic_brief(r: ClassicResult, answer: dict[str, Any]) -> dict[str, Any]:
+    """The verdict of a classic hand: its payment, or the cards it waits for."""
+    if r.goes_out:
+        return {
+            "kind": "yes",
+            "text": gettext("Goes out · payment %(n)s") % {"n": r.payment},
+        }
+    waits = r.waits
+    if waits and not r.outs:  # every copy of each wait is in the hand
+        return {"kind": "no", "text": gettext("Does not go out · no card left completes it")}
+    if waits:
+        waits = tuple(r.outs or ())  # the waits that can still be drawn
+    if waits and len(waits) <= BRIEF_WAITS:
+        return {
+            "kind": "no",
+            "text": gettext("Does not go out · waits:"),
+            "cards": answer["outs_faces"],
+        }
+    if waits:
+        text = ngettext(
+            "Does not go out · %(n)s card completes it",
+            "Does not go out · %(n)s cards complete it",
+            len(waits),
+        ) % {"n": len(waits)}
+    elif waits is not None:
+        text = gettext("Does not go out · no single card completes it")
+    else:
+        text = gettext("Does not go out")
+    return {"kind": "no", "text": text}
+
+
 def brief(state: CheckState, answer: dict[str, Any]) -> dict[str, Any]:
     """One line under the hand: the verdict at a glance (the answer below has the reasons)."""
     status = answer["status"]
     if status["kind"] != "result":
         return {"kind": status["kind"], "text": status["text"]}
     r = answer["result"]
-    if state.variant.id == CLASSIC:
-        if r["goes_out"]:
-            return {
-                "kind": "yes",
-                "text": gettext("Goes out · payment %(n)s") % {"n": r["payment"]},
-            }
-        waits = r.get("waits")
-        if waits and not r.get("outs"):  # every copy of each wait is in the hand
-            return {"kind": "no", "text": gettext("Does not go out · no card left completes it")}
-        if waits:
-            waits = list(r["outs"])  # the waits that can still be drawn
-        if waits and len(waits) <= BRIEF_WAITS:
-            return {
-                "kind": "no",
-                "text": gettext("Does not go out · waits:"),
-                "cards": answer["outs_faces"],
-            }
-        if waits:
-            text = ngettext(
-                "Does not go out · %(n)s card completes it",
-                "Does not go out · %(n)s cards complete it",
-                len(waits),
-            ) % {"n": len(waits)}
-        elif waits is not None:
-            text = gettext("Does not go out · no single card completes it")
-        else:
-            text = gettext("Does not go out")
-        return {"kind": "no", "text": text}
-    if state.variant.is_contract:
-        if r["can_open"] and r["goes_out"]:
+    if isinstance(r, ClassicResult):
+        return _classic_brief(r, answer)
+    if isinstance(r, ContractResult):
+        if r.can_open and r.goes_out:
             return {"kind": "yes", "text": gettext("Contract laid · goes out")}
-        if r["can_open"]:
-            text = gettext("Contract laid · penalty %(n)s") % {"n": r["penalty"]}
+        if r.can_open:
+            text = gettext("Contract laid · penalty %(n)s") % {"n": r.penalty}
             return {"kind": "yes", "text": text}
-        text = gettext("No contract · penalty %(n)s") % {"n": r["penalty"]}
+        text = gettext("No contract · penalty %(n)s") % {"n": r.penalty}
         return {"kind": "no", "text": text}
-    values = {"points": r["opening_points"], "minimum": state.options["opening_minimum"]}
-    if r["handromme"]:
+    values = {"points": r.opening_points, "minimum": state.options["opening_minimum"]}
+    if r.handromme:
         text = gettext("Handrommé · opening value %(points)s") % values
-    elif r["can_open"]:
+    elif r.can_open:
         text = gettext("Can open · %(points)s of %(minimum)s") % values
     else:
         text = gettext("Cannot open yet · %(points)s of %(minimum)s") % values
-    return {"kind": "yes" if r["can_open"] or r["handromme"] else "no", "text": text}
+    return {"kind": "yes" if r.can_open or r.handromme else "no", "text": text}
 
 
 def _settings_brief(state: CheckState, spec: DealSpec | None) -> str:

@@ -13,7 +13,15 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext, ngettext
 
 from rules import pages
-from rules.engine.cards import BAD_CARD, Card, CardError, format_cards, parse_card, sort_cards
+from rules.engine.cards import (
+    BAD_CARD,
+    Card,
+    CardError,
+    copies,
+    format_cards,
+    parse_card,
+    sort_cards,
+)
 from rules.engine.variants import CLASSIC, VARIANTS, DealSpec, OptionError, Variant, build_schedule
 from rules.i18n import engine_message
 from rules.pages.words import card_name
@@ -54,7 +62,7 @@ class CheckState:
     def deal_spec(self) -> DealSpec | None:
         if not self.variant.is_contract:
             return None
-        return (self.schedule or self.variant.schedule)[(self.deal or 1) - 1]
+        return (self.schedule or self.variant.schedule or ())[(self.deal or 1) - 1]
 
     @property
     def changed_options(self) -> dict[str, Any]:
@@ -91,7 +99,7 @@ class CheckState:
             decks, jokers = self.variant.decks(self.players)
         else:
             decks, jokers = self.variant.max_decks()
-        return jokers if card.is_joker else decks
+        return copies(card, decks, jokers)
 
 
 def _text(query: Mapping, name: str, limit: int = MAX_TEXT) -> str:
@@ -163,7 +171,7 @@ def parse_schedule(text: str) -> Any:
 
 
 def _read_deal(state: CheckState, text: str) -> None:
-    deals = len(state.schedule or state.variant.schedule)
+    deals = len(state.schedule or state.variant.schedule or ())
     if not text:
         state.deal = 1
         return
@@ -370,6 +378,20 @@ def _read_cards(
         )
 
 
+def _apply_typed(state: CheckState, typed: str, lang: str) -> None:
+    """The typed cards go where the grid's go; text that cannot be added stays in the field."""
+    if not typed:
+        return
+    try:
+        cards = [parse_card(t, lang) for t in tokens(typed)]
+    except CardError as exc:
+        state.typed = typed
+        state.error(_bad_card_text(exc.token or typed), "type")
+    else:
+        if not _add(state, cards, lang, "type"):
+            state.typed = typed
+
+
 def _apply_actions(state: CheckState, query, lang: str) -> None:
     """The page's actions, in the order the form sends them: clear, remove, type, add."""
     if query.get("clear") == "seen":
@@ -384,16 +406,7 @@ def _apply_actions(state: CheckState, query, lang: str) -> None:
                 continue
             if card in cards:
                 cards.remove(card)
-    typed = _text(query, "type").strip()
-    if typed:
-        try:
-            cards = [parse_card(t, lang) for t in tokens(typed)]
-        except CardError as exc:
-            state.typed = typed
-            state.error(_bad_card_text(exc.token or typed), "type")
-        else:
-            if not _add(state, cards, lang, "type"):
-                state.typed = typed
+    _apply_typed(state, _text(query, "type").strip(), lang)
     where = "seen" if state.to == "seen" else "hand"
     for token in _values(query, "add"):
         try:

@@ -43,7 +43,7 @@ def check_page(request: HttpRequest) -> HttpResponse:
     )
     if request.GET and not fragment and not state.notices and not same_query(request.GET, pairs):
         return redirect(url)
-    settings_open = fragment and htmx.trigger == "check-settings"
+    settings_open = fragment and htmx is not None and htmx.trigger == "check-settings"
     context = page_context(state, lang, url, settings_open)
     context["share_url"] = shared
     context["share_link"] = request.build_absolute_uri(shared)

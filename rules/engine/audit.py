@@ -23,7 +23,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .cards import Card
+from .cards import Card, copies
 from .messages import EngineError, gettext_noop
 
 K = TypeVar("K", bound=Hashable)
@@ -80,7 +80,7 @@ def excess_cards(hands: Mapping[K, Sequence[Card]], decks: int, jokers: int) -> 
                 who.append(player)
     found = []
     for c in sorted(counts, key=lambda c: c.sort_key):
-        limit = jokers if c.is_joker else decks
+        limit = copies(c, decks, jokers)
         if counts[c] > limit:
             found.append(Excess(c, counts[c], limit, tuple(holders[c])))
     return found

@@ -238,11 +238,16 @@ def format_local(cards: Iterable[Card], lang: str | None = None) -> str:
     return " ".join(local_token(c, lang) for c in cards)
 
 
+def copies(card: Card, decks: int, jokers: int) -> int:
+    """How many copies of ``card`` a table of ``decks`` decks and ``jokers`` jokers holds."""
+    return jokers if card.is_joker else decks
+
+
 def check_copies(cards: Iterable[Card], decks: int, jokers: int) -> None:
     """Refuse a hand holding more copies of a card (or more jokers) than the decks hold."""
     counts = Counter(cards)
     for c, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key):
-        limit = jokers if c.is_joker else decks
+        limit = copies(c, decks, jokers)
         if n > limit:
             if c.is_joker:
                 raise CardError(

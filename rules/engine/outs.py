@@ -13,14 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from .cards import Card, CardError
+from .cards import Card, CardError, copies
 from .messages import gettext_noop
 from .variants import Variant
-
-
-def copies(card: Card, decks: int, jokers: int) -> int:
-    """How many copies of ``card`` the table's decks hold."""
-    return jokers if card.is_joker else decks
 
 
 def table_decks(

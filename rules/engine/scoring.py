@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypeGuard, TypeVar, cast
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from .cards import Card, CardError, check_copies
 from .messages import EngineError, gettext_noop
@@ -177,13 +177,13 @@ def classic_ledger(players: Sequence[K], winner: K, payment: int) -> dict[K, int
 
 
 @dataclass(frozen=True, slots=True)
-class Transfer:
-    payer: object
-    payee: object
+class Transfer(Generic[K]):
+    payer: K
+    payee: K
     amount: Decimal
 
 
-def settle_up(balances: Mapping[K, int], value_per_point: Decimal | int = 1) -> list[Transfer]:
+def settle_up(balances: Mapping[K, int], value_per_point: Decimal | int = 1) -> list[Transfer[K]]:
     """The fewest payments that square everybody's balance (positive: is owed; negative: owes).
 
     Exact, not greedy: with k players whose balance is not zero, the fewest transfers are
@@ -543,8 +543,8 @@ def _checked_cards(player: object, cards: list, limits: _HandLimits) -> list[Car
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
-    player: object
+class Standing(Generic[K]):
+    player: K
     total: int
     place: int  # 1 for the leader; tied players share a place (1, 1, 3)
 
@@ -583,7 +583,7 @@ def running_totals(
     return out
 
 
-def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
+def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing[K]]:
     """Players by place: the lowest total first in penalty games, the highest in classic.
 
     Tied players share a place and keep the order they are given in; the next place skips
@@ -597,7 +597,7 @@ def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
             )
     sign = -1 if variant.scoring == "payment" else 1
     ordered = sorted(keys, key=lambda k: sign * totals[k])
-    out: list[Standing] = []
+    out: list[Standing[K]] = []
     for i, key in enumerate(ordered):
         place = out[-1].place if out and totals[key] == out[-1].total else i + 1
         out.append(Standing(key, totals[key], place))
@@ -606,7 +606,7 @@ def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing]:
 
 def winners(totals: Mapping[K, int], variant: Variant) -> list[K]:
     """The players in first place (several when tied)."""
-    return [cast(K, s.player) for s in standings(totals, variant) if s.place == 1]
+    return [s.player for s in standings(totals, variant) if s.place == 1]
 
 
 __all__ = [

@@ -173,6 +173,11 @@ class Variant:
     def is_contract(self) -> bool:
         return self.schedule is not None
 
+    @property
+    def is_classic(self) -> bool:
+        """The classic (15-card stake) game; templates ask this instead of naming its id."""
+        return self.id == CLASSIC
+
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
@@ -267,11 +272,6 @@ class Variant:
         if self.id == NORDIC:
             return 5 if r <= 9 else 10
         return 5 if r <= 7 else 10  # spanish: 8 and 9 are worth ten
-
-    def max_penalty(self, cards_held: int) -> int:
-        """The most a hand of this many cards can be worth (for plausibility checks)."""
-        worst = 20 if self.id == ROMME else 50
-        return worst * cards_held
 
 
 def _bool(name: str, default: bool) -> OptionSpec:

@@ -139,7 +139,8 @@ def render_markdown(text: str, ctx: RenderContext) -> tuple[str, dict[str, Any],
         output_format="html",
     )
     html = md.convert(text)
-    return html, md.Meta, md.toc_tokens
+    # The meta and toc extensions add these to the converter; Markdown's stubs cannot know.
+    return html, md.Meta, md.toc_tokens  # type: ignore[attr-defined]
 
 
 def _render(kind: str, variant_id: str | None, lang: str) -> RenderedPage:

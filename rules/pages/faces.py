@@ -26,7 +26,7 @@ def face(card: Card, lang: str, stands_for: Card | None = None) -> dict[str, Any
     w = words(lang)["cards"]
     wild = stands_for is not None and stands_for != card
     label = card_name(card, lang)
-    if wild:
+    if stands_for is not None and wild:
         label = w["stands_for"].format(card=label, **{"as": card_name(stands_for, lang)})
     f: dict[str, Any] = {
         "code": card.code,
@@ -36,8 +36,8 @@ def face(card: Card, lang: str, stands_for: Card | None = None) -> dict[str, Any
         "joker": card.is_joker,
         "red": card.is_red,
         "wild": wild,
-        "as_code": local_code(stands_for, lang) if wild else "",
-        "as_red": wild and stands_for.is_red,
+        "as_code": local_code(stands_for, lang) if stands_for is not None and wild else "",
+        "as_red": stands_for is not None and wild and stands_for.is_red,
     }
     f["html"] = face_html(f)
     return f

@@ -640,7 +640,9 @@ class _PlaceholderProcessor(InlineProcessor):
         super().__init__(pattern)
         self.ctx = ctx
 
-    def handleMatch(self, m: re.Match, data: str):
+    def handleMatch(  # type: ignore[override]
+        self, m: re.Match[str], data: str
+    ) -> tuple[etree.Element | str, int, int]:
         name, args = m.group(1), m.group(2) or ""
         handler = HANDLERS.get(name)
         if handler is None:

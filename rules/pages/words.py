@@ -32,7 +32,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
-from rules.engine.cards import RED_SUITS, SUIT_SYMBOLS, Card, local_code
+from rules.engine.cards import RED_SUITS, Card, local_code
 from rules.engine.variants import DealSpec
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
@@ -69,21 +69,12 @@ def rank_text(c: Card, lang: str) -> str:
     return local_code(c, lang)[:-1]
 
 
-def card_text(c: Card, lang: str) -> str:
-    """Short form for text: ``D♥`` in German, ``JK`` for a joker."""
-    return local_code(c, lang)
-
-
 def card_name(c: Card, lang: str) -> str:
     """The full name read out by a screen reader: ``queen of hearts``, ``Herz-Dame``."""
     w = words(lang)["cards"]
     if c.is_joker:
         return w["joker"]
     return w["name"].format(rank=w["ranks"][c.rank - 1], suit=w["suits"][c.suit])
-
-
-def suit_symbol(c: Card) -> str:
-    return "" if c.is_joker else SUIT_SYMBOLS[c.suit]
 
 
 def is_red(c: Card) -> bool:

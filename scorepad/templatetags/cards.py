@@ -30,7 +30,8 @@ def card_grid(
     grid adds up the cards of the hand). ``kept``: a grid kept with the sheet
     (scorepad/board.py), on a page that loads its script itself: no static file named."""
     lang = get_language()
-    points = variant is not None and variant.id != CLASSIC
+    scored = variant if variant is not None and variant.id != CLASSIC else None
+    points = scored is not None
     suit_names = words(lang)["cards"]["suits"]
     suits = []
     for suit in SUITS:
@@ -43,7 +44,7 @@ def card_grid(
                     "face": local_code(card, lang),
                     "typed": local_token(card, lang),
                     "name": card_name(card, lang),
-                    "points": variant.penalty(card) if points else None,
+                    "points": scored.penalty(card) if scored else None,
                 }
             )
         suits.append(
@@ -57,7 +58,7 @@ def card_grid(
         "joker": {
             "code": JOKER.code,
             "name": card_name(JOKER, lang),
-            "points": variant.penalty(JOKER) if points else None,
+            "points": scored.penalty(JOKER) if scored else None,
         },
         "points": points,
     }

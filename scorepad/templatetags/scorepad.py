@@ -9,7 +9,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from rules.engine.variants import DealSpec
+from rules.engine.variants import CLASSIC, DealSpec
 from rules.pages.words import contract_text, payment_label
 
 register = template.Library()
@@ -94,7 +94,7 @@ def game_checker_url(game, next_deal=None, token: str = "") -> str:
     if game.variant.is_contract:
         total = game.total_deals
         deal = min(next_deal.number, total) if next_deal is not None else total
-    elif game.variant.id == "classic":
+    elif game.variant.id == CLASSIC:
         # who plays now (one who left is not at the table); none when the count is no table
         active = sum(1 for seat in game.seats.all() if seat.active)
         if game.variant.min_players <= active <= game.variant.max_players:
@@ -194,5 +194,6 @@ def offline_values(sheet, row) -> str:
     }
     if row.flaw or playing != played:
         return ""
-    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))
+    # TODO(forms): the forms package gives DealForm its initial_from
+    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))  # type: ignore[attr-defined]
     return json.dumps(values, separators=(",", ":"))

@@ -165,7 +165,7 @@ def render_circle(
     evenings = list(Evening.objects.filter(circle=circle).order_by("-created_at", "-pk"))
     for evening in evenings:
         evening.link_token = evening.editor_token if access.can_edit else evening.viewer_token
-    seats = {}
+    seats: dict[int, int] = {}  # a person's pk: the games they sat in
     for game in games:
         for seat in game.seats.all():
             if seat.person_id is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import push_url
+from django_htmx.middleware import HtmxDetails
 
 from rules.facts import NAMES
 
@@ -48,9 +49,20 @@ def public_url(request: HttpRequest, path: str) -> str:
     return request.build_absolute_uri(path)
 
 
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def htmx_of(request: HttpRequest) -> HtmxDetails:
+    """What htmx sent with ``request``: django-htmx's middleware sets it on every request,
+    which Django's request type cannot know."""
+    return cast(HtmxHttpRequest, request).htmx
+
+
 def partial_wanted(request: HttpRequest) -> bool:
     """An htmx request swaps a partial in; restoring the history (back button) needs the page."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
+    htmx = htmx_of(request)
+    return bool(htmx) and not htmx.history_restore_request
 
 
 def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str, Any]:

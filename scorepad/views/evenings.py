@@ -102,10 +102,11 @@ def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
 
 
 def _other_circle_message(evening: Evening) -> str:
-    if evening.circle_id is None:
+    circle = evening.circle
+    if circle is None:
         return _("A game of a circle counts in an evening of its circle only.")
     return _("Only the games of the circle %(name)s can be added to its evening.") % {
-        "name": evening.circle.name
+        "name": circle.name
     }
 
 

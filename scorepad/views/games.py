@@ -34,7 +34,7 @@ from ..evenings import known_evenings
 from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
 from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
-from .common import game_url, partial_wanted
+from .common import game_url, htmx_of, partial_wanted
 
 LAST_VARIANT = "scorepad_variant"  # the variant this phone started last
 LAST_VARIANT_AGE = 400 * 24 * 3600  # as long as browsers keep a cookie
@@ -74,7 +74,7 @@ def _new_game_page(
         variant = get_variant(v)
         standard = None
         if variant.is_contract:
-            standard = " · ".join(f"{s.cards} {s.sets} {s.runs}" for s in variant.schedule)
+            standard = " · ".join(f"{s.cards} {s.sets} {s.runs}" for s in variant.schedule or ())
         variants.append(
             {
                 "id": v,
@@ -114,7 +114,7 @@ def _blank_form(request: HttpRequest) -> NewGameForm:
     without script too) unless named, and the players of "Play again" or of the circle's last
     game already seated."""
     variant = request.GET.get("variant") or request.COOKIES.get(LAST_VARIANT)
-    initial = {"first_dealer": "draw"}
+    initial: dict[str, Any] = {"first_dealer": "draw"}
     if variant in VARIANT_IDS:
         initial["variant"] = variant
     reference = request.GET.get("again", "")
@@ -185,7 +185,8 @@ def _house_rules_changed(form: NewGameForm, data: QueryDict) -> bool:
 
 def _started(request: HttpRequest, game: Game) -> HttpResponse:
     """To the new game's sheet, remembering its variant for this phone's next new game."""
-    if request.htmx:
+    response: HttpResponse
+    if htmx_of(request):
         response = HttpResponseClientRedirect(game_url(game.editor_token))
     else:
         response = redirect(game_url(game.editor_token))

@@ -5,6 +5,9 @@ and a circle's year."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from datetime import datetime
+
 from django.db.models import Count, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -100,7 +103,9 @@ def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResp
         raise Http404("no such person in this circle")
     records = player_records(game_records(person), person.pk)
     opponents = {h.opponent for r in records for h in r.head_to_head}
-    names = dict(Person.objects.filter(pk__in=opponents).values_list("pk", "name"))
+    names: dict[Hashable, str] = dict(
+        Person.objects.filter(pk__in=opponents).values_list("pk", "name")
+    )
     lang = request.LANGUAGE_CODE
     variants = []
     for record in records:
@@ -134,11 +139,16 @@ def circle_year(request: HttpRequest, access: CircleAccess, year: int) -> HttpRe
     if year not in years:
         raise Http404("no finished game of the circle in this year")
     games, records = year_games(circle.pk, year)
-    names = dict(Person.objects.filter(circle=circle).values_list("pk", "name"))
-    finished_on = {g.pk: g.finished_at for g in games}
+    names: dict[Hashable, str] = dict(
+        Person.objects.filter(circle=circle).values_list("pk", "name")
+    )
+    finished_on: dict[Hashable, datetime | None] = {g.pk: g.finished_at for g in games}
     lang = request.LANGUAGE_CODE
     variants = []
     for part in year_figures(records):
+        players = sorted(
+            part.players, key=lambda r: (-r.wins, sort_key(names.get(r.player, "?"), lang))
+        )
         rows = [
             {
                 "name": names.get(r.player, "?"),
@@ -147,9 +157,8 @@ def circle_year(request: HttpRequest, access: CircleAccess, year: int) -> HttpRe
                 "rival": names.get(r.rival.other, "?") if r.rival else None,
                 "partner": names.get(r.partner.other, "?") if r.partner else None,
             }
-            for r in part.players
+            for r in players
         ]
-        rows.sort(key=lambda row: (-row["r"].wins, sort_key(row["name"], lang)))
         variants.append(
             {
                 "variant": NAMES[part.variant],

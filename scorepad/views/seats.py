@@ -35,9 +35,10 @@ def _page(request: HttpRequest, access: Access, bound=None, notice="", status=20
     # In a circle's game the circle's people not at the table are offered to pick (typed
     # names are matched against them only, in Game.join); outside a circle, names only.
     roster = []
-    if game.circle_id is not None:
+    circle = game.circle
+    if circle is not None:
         sitting = {s.person_id for s in game.seats.all()}
-        roster = [p for p in game.circle.people() if p.pk not in sitting]
+        roster = [p for p in circle.people() if p.pk not in sitting]
         forms["join"].fields["name"].widget.attrs["list"] = "circle-people"
     context = {
         "roster": roster,

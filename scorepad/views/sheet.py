@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
+from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
 from .. import history
@@ -31,7 +32,7 @@ from ..models import AlreadyDone, Game, StaleVersion
 from ..results import Result, game_result, offered
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, public_url, render_game
+from .common import game_context, game_url, htmx_of, public_url, render_game
 
 
 @require_GET
@@ -57,8 +58,9 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
         return HttpResponse(status=204)
     access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
-    current = request.htmx.current_url_abs_path if request.htmx else None
-    panel_open = bool(current and "/deals/" in current)
+    htmx = htmx_of(request)
+    page = htmx.current_url_abs_path if htmx else None
+    panel_open = bool(page and "/deals/" in page)
     context = game_context(request, access, panel_open=panel_open)
     # The messages of the sheet it replaces no longer hold: "Deal 4 recorded." goes.
     sheet = render_to_string("scorepad/game.html#sheet", context, request)
@@ -84,8 +86,8 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
             "events": events,
             "once": once_token(),
             "variant_name": NAMES[game.variant_id],
-            "is_classic": game.variant_id == "classic",
-            "flagged": build_sheet(game).flagged if game.variant_id == "classic" else [],
+            "is_classic": game.variant_id == CLASSIC,
+            "flagged": build_sheet(game).flagged if game.variant_id == CLASSIC else [],
         },
     )
 

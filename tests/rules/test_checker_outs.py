@@ -91,14 +91,17 @@ def test_a_wait_held_whole_by_the_hand_is_not_listed(client):
 def test_a_hand_whose_every_wait_is_in_it_says_so(client, monkeypatch):
     # No hand found by search holds every copy of all its waits (two jokers make most cards
     # a wait), so the engine's answer is stood in for: waits whose outs are all left out.
-    from rules.checker import presenter
+    from dataclasses import replace
 
-    real = presenter.check_hand
+    from rules.checker import presenter
+    from rules.engine.cards import JOKER
+
+    real = presenter.check
 
     def held_whole(request, lang=None):
-        return {**real(request, lang), "waits": ["JK"], "outs": {}}
+        return replace(real(request, lang), waits=(JOKER,), outs={})
 
-    monkeypatch.setattr(presenter, "check_hand", held_whole)
+    monkeypatch.setattr(presenter, "check", held_whole)
     html = html_of(page(client, cards=NOT_OUT))
     assert "Every card that would complete it is already in the hand." in html
     assert "Does not go out · no card left completes it" in html

@@ -1,5 +1,6 @@
 import pytest
 
+from rules.engine.dealing import dealers, next_playing
 from rules.engine.variants import build_schedule
 from scorepad.models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
@@ -9,14 +10,16 @@ pytestmark = pytest.mark.django_db
 
 def test_the_deal_passes_to_the_left_in_seating_order_in_the_classic_game():
     game = GameFactory(variant_id="classic", players=4, first_dealer=2)
-    assert [game.dealer_position(n, 4) for n in (1, 2, 3, 4, 5)] == [2, 3, 0, 1, 2]
-    assert game.starter_position(1, 4) == 3
+    order = [0, 1, 2, 3]
+    assert dealers(game.first_dealer, game.step, order, [order] * 5) == [2, 3, 0, 1, 2]
+    assert next_playing(order, 2, game.step, order) == 3  # who starts the first deal
 
 
 def test_the_deal_passes_to_the_right_in_the_spanish_contract_game():
     game = GameFactory(variant_id="contract-spanish", players=4, first_dealer=1)
-    assert [game.dealer_position(n, 4) for n in (1, 2, 3)] == [1, 0, 3]
-    assert game.starter_position(1, 4) == 0  # play goes counter-clockwise too
+    order = [0, 1, 2, 3]
+    assert dealers(game.first_dealer, game.step, order, [order] * 3) == [1, 0, 3]
+    assert next_playing(order, 1, game.step, order) == 0  # play goes counter-clockwise too
 
 
 def test_a_contract_game_keeps_its_schedule_as_it_was_at_the_start():

@@ -36,6 +36,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
@@ -112,10 +113,8 @@ def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> N
             label = f"{kind} #{item.get('id', n)}"
             for which in ("viewer", "editor"):
                 token = item.get(f"{which}_token")
-                _check(
-                    isinstance(token, str) and bool(re.fullmatch(TokenConverter.regex, token)),
-                    f"{label}: the {which} link is not a link the app makes.",
-                )
+                if not (isinstance(token, str) and re.fullmatch(TokenConverter.regex, token)):
+                    raise ImportProblem(f"{label}: the {which} link is not a link the app makes.")
                 _check(
                     token not in seen,
                     f"{label}: its {which} link is also a link of {seen.get(token)}.",
@@ -136,6 +135,7 @@ def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> N
 # --- export ---------------------------------------------------------------------------------
 def export_game(game_id: int) -> dict[str, Any]:
     game = load_game(Game.objects.filter(pk=game_id))
+    assert game is not None  # one of the games the export lists
     sheet = build_sheet(game)
     document = export_document(sheet)
     for item, deal in zip(document["deals"], (row.deal for row in sheet.rows), strict=True):
@@ -444,7 +444,7 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
 
 def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool) -> None:
     circle = None if old else entry.get("circle")
-    seat_ids = [None] * len(entry.get("players") or []) if old else entry["seats"]
+    seat_ids: list[Any] = [None] * len(entry.get("players") or []) if old else entry["seats"]
     _check(
         circle is None or (isinstance(circle, int) and Circle.objects.filter(pk=circle).exists()),
         "the game's circle is not in the backup.",
@@ -579,7 +579,10 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
             evening.circle_id is None or Circle.objects.filter(pk=evening.circle_id).exists(),
             f"{label}: the evening's circle is not in the backup.",
         )
-        ours = set(Game.objects.filter(circle_id=evening.circle_id).values_list("pk", flat=True))
+        in_circle = (
+            Q(circle__isnull=True) if evening.circle_id is None else Q(circle=evening.circle_id)
+        )
+        ours = set(Game.objects.filter(in_circle).values_list("pk", flat=True))
         for entry in item.get("games") or []:
             _check(entry["game"] in games, f"{label}: a game of the evening is not in the backup.")
             _check(entry["game"] in ours, f"{label}: a game of the evening is not of its circle.")
