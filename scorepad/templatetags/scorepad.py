@@ -186,7 +186,8 @@ def offline_values(sheet, row) -> str:
     (other players were in it) or the deal is flagged."""
     import json
 
-    from scorepad.forms import deal_form_class, form_data
+    from scorepad.forms.data import form_data
+    from scorepad.forms.deals import deal_form_class
 
     playing = {seat.position for seat in sheet.seats if seat.active}
     played = {

@@ -20,7 +20,9 @@ from rules.facts import NAMES
 from .. import conflicts
 from ..access import DEVICE, Access
 from ..board import board
-from ..forms import SettleForm, deal_form_class, once_token
+from ..forms.change import once_token
+from ..forms.deals import deal_form_class
+from ..forms.games import SettleForm
 from ..models import Game
 from ..sheet import Sheet
 

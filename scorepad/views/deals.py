@@ -24,7 +24,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import conflicts, history
 from ..access import Access, actor, game_view, resolve
-from ..forms import DealForm, deal_form_class, form_data, once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import as_data, form_data, small_int
+from ..forms.deals import DealForm, deal_form_class
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
 from ..sheet import players_of_deals
 from .common import game_url, render_game, to_sheet
@@ -229,7 +231,7 @@ def _merged_correction(
     deal = next(d for d in fresh.game.deals.all() if d.number == number)
     theirs = _stored_form(fresh, deal)
     merge = conflicts.merge_forms(conflicts.decode(request.POST.get("base")), mine, theirs)
-    data = conflicts.as_data(
+    data = as_data(
         merge.values,
         version=str(fresh.game.version),
         once=request.POST.get("once", ""),

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import tempfile
 from datetime import UTC
@@ -40,7 +39,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
 
-from scorepad.forms import storable_text
+from scorepad.forms.storable import storable_text
 from scorepad.models import (
     NAME_MAX,
     Actor,
@@ -57,7 +56,7 @@ from scorepad.models import (
     Seat,
 )
 from scorepad.sheet import build_sheet, load_game
-from scorepad.site_urls import TokenConverter
+from scorepad.tokens import LINK
 from scorepad.transfer import ImportProblem, export_document, import_game
 
 FORMAT = "continental-scorepad-backup"
@@ -113,7 +112,7 @@ def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> N
             for which in ("viewer", "editor"):
                 token = item.get(f"{which}_token")
                 _check(
-                    isinstance(token, str) and bool(re.fullmatch(TokenConverter.regex, token)),
+                    isinstance(token, str) and bool(LINK.fullmatch(token)),
                     f"{label}: the {which} link is not a link the app makes.",
                 )
                 _check(
