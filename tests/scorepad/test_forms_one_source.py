@@ -4,6 +4,9 @@ each said the same wherever a person meets it."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from django.test import Client, RequestFactory
 from django.urls import Resolver404, resolve, reverse
@@ -17,7 +20,7 @@ from scorepad.forms.evenings import AddGameForm, EveningForm
 from scorepad.forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
 from scorepad.forms.seats import SeatList
 from scorepad.models import Circle, CircleEvent
-from scorepad.tokens import LINK, TOKEN_MAX
+from scorepad.tokens import LINK, LINK_SHAPE, TOKEN_MAX
 from tests.factories import (
     CircleFactory,
     GameFactory,
@@ -267,3 +270,11 @@ def test_the_logs_mask_every_link_and_any_longer_run():
         assert TOKEN.sub("<token>", path) == "/en/games/<token>/"
     assert TOKEN.sub("<token>", "/en/games/new/") == "/en/games/new/"
     assert TOKEN.sub("<token>", f"/en/games/{'k' * 19}/") == f"/en/games/{'k' * 19}/"
+
+
+def test_the_service_worker_knows_a_link_by_the_same_shape():
+    """The service worker (static/js/sw.js) cannot import the shape: it writes it out, the
+    same each time."""
+    script = (Path(__file__).resolve().parents[2] / "static" / "js" / "sw.js").read_text()
+    written = re.findall(r"\[A-Za-z0-9_-\]\{[0-9,]+\}", script)
+    assert written and set(written) == {LINK_SHAPE}
