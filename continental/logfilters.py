@@ -18,8 +18,10 @@ import logging
 import re
 from typing import Any
 
-# A token is the path segment after /games/ or /evenings/ (TokenConverter in
-# scorepad/urls.py: 20-64 of [A-Za-z0-9_-]), or the value of a ``game`` query
+from scorepad.tokens import LINK_MIN, TOKEN_CHARS
+
+# A token is the path segment after /games/ or /evenings/ (a link: LINK_MIN to TOKEN_MAX of
+# TOKEN_CHARS, scorepad/tokens.py; a longer run is masked too), or the value of a ``game`` query
 # parameter (a game's link given to the new-evening page) or of ``again`` (old "Play again"
 # links); a percent-encoded one reaches
 # the game too, so it is masked too. The path may itself be percent-encoded, as in the hand
@@ -28,7 +30,8 @@ from typing import Any
 TOKEN = re.compile(
     r"(?:(?<=/games/)|(?<=%2[Ff]games%2[Ff])|(?<=/evenings/)|(?<=%2[Ff]evenings%2[Ff])"
     r"|(?<=/circles/)|(?<=%2[Ff]circles%2[Ff])"
-    r"|(?<=[?&]game=)|(?<=[?&]again=)|(?<=[?&]circle=))(?:[A-Za-z0-9_-]|%(?![2][Ff])[0-9A-Fa-f]{2}){20,}"
+    r"|(?<=[?&]game=)|(?<=[?&]again=)|(?<=[?&]circle=))"
+    rf"(?:[{TOKEN_CHARS}]|%(?![2][Ff])[0-9A-Fa-f]{{2}}){{{LINK_MIN},}}"
 )
 MASK = "<token>"
 # The query parameters that may carry a link (or, for ``back``, a path with one): a new

@@ -25,10 +25,10 @@ from django.utils.cache import add_never_cache_headers
 
 from .models import Actor, Circle, Game
 from .sheet import sheet_prefetch
+from .tokens import LINK
 
 CREATED = "scorepad_games"  # ids of the games this phone created
 SEEN = "scorepad_seen"  # cookie: the links this phone opened, newest last, "."-separated
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 DEVICE = "scorepad_device"  # a short random name of this phone for the history
 SEEN_MAX = 40
 EDITOR_LINK_SHOWN = "_scorepad_editor_link_shown"
@@ -54,7 +54,7 @@ def seen_tokens(request: HttpRequest) -> list[str]:
     """The links this phone opened, oldest first, from its cookie (not the session: opening
     a link stores nothing on the server)."""
     raw = request.COOKIES.get(SEEN, "")
-    return [token for token in raw.split(".") if TOKEN_SHAPE.fullmatch(token)][-SEEN_MAX:]
+    return [token for token in raw.split(".") if LINK.fullmatch(token)][-SEEN_MAX:]
 
 
 def editor_link_shown(request: HttpRequest) -> None:
@@ -102,7 +102,7 @@ def again_game(value: str) -> tuple[Game | None, bool]:
     """The game of a "Play again" reference, or of an old link with the game's token in it
     (such an answer holds a link: never cached), and whether the new game is to be in the
     game's circle (an editor's reference or link); (None, False) for anything else."""
-    if TOKEN_SHAPE.fullmatch(value):
+    if LINK.fullmatch(value):
         found = Game.objects.by_token(value).first()
         if found is not None:
             return found, value == found.editor_token and found.circle_id is not None

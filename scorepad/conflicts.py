@@ -6,8 +6,9 @@ merged three ways: the phone's own change wins where it made one, the other phon
 is taken where this phone left the field alone, and a field both changed differently is
 marked with both values. The merged form is shown; nothing is saved without a tap.
 
-The values are the form's own, as text (what a browser would post): the same function
-reads a bound form (what a phone sent) and an unbound one (a deal as it is stored).
+The values are the form's own, as text (what a browser would post, ``forms/data.py``): the
+same function reads a bound form (what a phone sent) and an unbound one (a deal as it is
+stored).
 """
 
 from __future__ import annotations
@@ -17,26 +18,17 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
-from django.http import QueryDict
 from django.utils.translation import gettext as _
+
+from .forms.data import field_text
 
 # Fields that say where a form stands, not what the deal is.
 BOOKKEEPING = frozenset({"version", "once", "base", "number"})
 
 
-def _text(value: Any) -> str:
-    if value is None or value is False:
-        return ""
-    if value is True:
-        return "on"
-    if isinstance(value, (list, tuple)):
-        return " ".join(_text(v) for v in value)
-    return str(value).strip()
-
-
 def form_values(form: forms.Form) -> dict[str, str]:
     """Every field of the deal that ``form`` holds, as text: "" for empty or unticked."""
-    return {name: _text(form[name].value()) for name in form.fields if name not in BOOKKEEPING}
+    return {name: field_text(form[name].value()) for name in form.fields if name not in BOOKKEEPING}
 
 
 def encode(values: dict[str, str]) -> str:
@@ -116,15 +108,6 @@ def merge(
             merged[name] = m
             differ.append(name)
     return merged, differ, taken
-
-
-def as_data(values: dict[str, str], **extra: str) -> QueryDict:
-    """Form data as a browser would post it: empty and unticked fields left out."""
-    data = QueryDict(mutable=True)
-    for name, value in {**values, **extra}.items():
-        if value:
-            data[name] = value
-    return data
 
 
 def shown(form: forms.Form, name: str, value: str) -> str:

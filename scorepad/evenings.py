@@ -1,4 +1,5 @@
-"""Evenings: who may see and change one, its forms, and its page as the template shows it.
+"""Evenings: who may see and change one, and its page as the template shows it (its forms
+are in ``forms/evenings.py``).
 
 An evening is reached like a game: its viewer link or its editor link (random tokens of
 144 bits), and the session of the phone that started it grants editor rights. The phone's
@@ -17,13 +18,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import wraps
 
-from django import forms
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.formats import date_format
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from rules.engine.evening import EveningGame as GameMoney
 from rules.engine.evening import Ledger, ledger
@@ -32,8 +31,7 @@ from rules.facts import NAMES
 
 from . import charts
 from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
-from .forms import MoneyField, OwnMessages
-from .models import NAME_MAX, Evening, EveningGame, Game, Person, Seat, roots
+from .models import Evening, EveningGame, Game, Person, Seat, roots
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
 
@@ -159,70 +157,6 @@ def counted_elsewhere_message(evening: Evening) -> str:
     ) % {"date": date}
 
 
-# --- forms ----------------------------------------------------------------------------------
-
-
-class EveningForm(OwnMessages):
-    """Start an evening: a name, the money a point is worth, the games it begins with."""
-
-    name = forms.CharField(label=_("Name of the evening (optional)"), required=False)
-    stake = MoneyField(
-        label=_("Money per point"),
-        help_text=_("The stake of each game added; a game's own money per point comes first."),
-        error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
-    )
-    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
-    games = forms.MultipleChoiceField(
-        label=_("Games of the evening"), required=False, widget=forms.CheckboxSelectMultiple
-    )
-
-    def __init__(self, *args, games: list[Game], **kwargs):
-        super().__init__(*args, **kwargs)
-        self.known = {g.link_token: g for g in games}
-        self.offered = not_in_an_evening(games)  # what the form lists
-        self.fields["games"].choices = [(g.link_token, g.pk) for g in games]
-        self.fields["games"].error_messages["invalid_choice"] = _("Choose the games from the list.")
-
-    def clean_games(self) -> list[str]:
-        """The games ticked, each once (a form sent by hand may repeat one), none of them
-        in an evening already."""
-        tokens = list(dict.fromkeys(self.cleaned_data["games"]))
-        taken = evenings_of([self.known[t] for t in tokens])
-        for token in tokens:
-            if self.known[token].pk in taken:
-                raise forms.ValidationError(counted_elsewhere_message(taken[self.known[token].pk]))
-        return tokens
-
-    def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if len(name) > NAME_MAX:
-            raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
-        return name
-
-
-class AddGameForm(OwnMessages):
-    """Add a game to an evening; ``game`` is a link of the game (viewer or editor)."""
-
-    game = forms.CharField(max_length=64, error_messages={"required": _("Choose a game.")})
-    stake = MoneyField(
-        label=_("Money per point"),
-        error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
-    )
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
-    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
-
-    def clean_game(self) -> Game:
-        token = self.cleaned_data["game"]
-        game = Game.objects.by_token(token).order_by().first()
-        if game is None:
-            raise forms.ValidationError(_("That game was not found; its link may be replaced."))
-        return game
-
-    def refuse_counted_elsewhere(self, evening: Evening) -> None:
-        """The game chosen counts in another evening: say which, on the game's control."""
-        self.add_error("game", counted_elsewhere_message(evening))
-
-
 # --- the page -------------------------------------------------------------------------------
 
 
@@ -289,7 +223,7 @@ def build_evening(evening: Evening) -> EveningPage:
 
     names: dict[str, str] = {}
     persons: dict[str, int | None] = {}
-    carried = {}
+    carried: dict[str, int] = {}
     for balance in evening.carried.all():
         key, name, person = key_of(balance.name, balance.person_id)
         names.setdefault(key, name)
@@ -298,7 +232,7 @@ def build_evening(evening: Evening) -> EveningPage:
     games = []
     entries = list(evening.games.all())
     for entry in entries:
-        totals = {}
+        totals: dict[object, int] = {}
         for seat in entry.game.seats.all():
             key, name, person = key_of(seat.name, seat.person_id)
             names.setdefault(key, name)

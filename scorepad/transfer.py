@@ -18,18 +18,12 @@ from django.utils.translation import gettext as _
 from rules.engine.variants import CLASSIC, VARIANTS, OptionError
 from rules.i18n import engine_message
 
-from .forms import (
-    UNSTORABLE_MESSAGE,
-    WENT_OUT_ABANDONED,
-    WENT_OUT_NOBODY,
-    NewGameForm,
-    SeatList,
-    clean_name,
-    deal_form_class,
-    form_data,
-    has_unstorable_text,
-    option_field_name,
-)
+from .forms.data import form_data
+from .forms.deals import WENT_OUT_ABANDONED, WENT_OUT_NOBODY, deal_form_class
+from .forms.games import NewGameForm, option_field_name
+from .forms.names import clean_name
+from .forms.seats import SeatList
+from .forms.storable import UNSTORABLE_MESSAGE, has_unstorable_text
 from .models import Actor, Deal, DealScore, Game, GameEvent, Seat
 from .sheet import Sheet
 from .templatetags.scorepad import contract as contract_words

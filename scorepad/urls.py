@@ -1,12 +1,13 @@
 from django.urls import path, register_converter
 
+from .tokens import LINK_SHAPE
 from .views import circles, deals, evenings, games, players, seats, sheet, tablemode
 
 
 class TokenConverter:
     """A viewer or editor link: token_urlsafe text, long enough never to be a word like "new"."""
 
-    regex = r"[A-Za-z0-9_-]{20,64}"
+    regex = LINK_SHAPE
 
     def to_python(self, value: str) -> str:
         return value

@@ -9,7 +9,9 @@ import factory
 from factory.django import DjangoModelFactory
 
 from rules.engine.variants import get_variant
-from scorepad.forms import ClassicDealForm, PenaltyDealForm, form_data, once_token
+from scorepad.forms.change import once_token
+from scorepad.forms.data import form_data
+from scorepad.forms.deals import ClassicDealForm, PenaltyDealForm
 from scorepad.models import Actor, Circle, Game, Person, Seat
 
 ACTOR = Actor("creator", "test01")

@@ -186,7 +186,8 @@ def offline_values(sheet, row) -> str:
     (other players were in it) or the deal is flagged."""
     import json
 
-    from scorepad.forms import deal_form_class, form_data
+    from scorepad.forms.data import form_data
+    from scorepad.forms.deals import deal_form_class
 
     playing = {seat.position for seat in sheet.seats if seat.active}
     played = {
@@ -194,6 +195,5 @@ def offline_values(sheet, row) -> str:
     }
     if row.flaw or playing != played:
         return ""
-    # TODO(forms): the forms package gives DealForm its initial_from
-    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))  # type: ignore[attr-defined]
+    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))
     return json.dumps(values, separators=(",", ":"))

@@ -22,9 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..access import circle_reference, device, known_games, private_to_editors, remember_seen
 from ..circles import CircleAccess, circle_view, remember_created_circle, resolve_circle
 from ..evenings import not_in_an_evening
-from ..forms import clean_name, once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import small_int
+from ..forms.names import name_or_error
 from ..models import (
-    NAME_MAX,
     Actor,
     AlreadyDone,
     Circle,
@@ -63,12 +64,7 @@ def _stale_notice() -> str:
 
 
 def _name_or_error(raw: str) -> tuple[str, str]:
-    name = clean_name(raw or "")
-    if not name:
-        return "", _("Type a name first.")
-    if len(name) > NAME_MAX:
-        return "", _("A name has at most %(n)d characters.") % {"n": NAME_MAX}
-    return name, ""
+    return name_or_error(raw, _("Type a name first."))
 
 
 def _own_games(request: HttpRequest) -> list[Game]:

@@ -21,7 +21,9 @@ from rules.facts import NAMES
 from .. import conflicts
 from ..access import DEVICE, Access
 from ..board import board
-from ..forms import SettleForm, deal_form_class, once_token
+from ..forms.change import once_token
+from ..forms.deals import deal_form_class
+from ..forms.games import SettleForm
 from ..models import Game
 from ..results import bgstats_link, game_result, offered
 from ..sheet import Sheet

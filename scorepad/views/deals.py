@@ -26,7 +26,9 @@ from rules.engine.variants import CLASSIC
 
 from .. import conflicts, history
 from ..access import Access, actor, game_view, resolve
-from ..forms import DealForm, deal_form_class, form_data, once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import as_data, form_data, small_int
+from ..forms.deals import DealForm, deal_form_class
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
 from ..sheet import players_of_deals
 from .common import game_url, htmx_of, render_game, to_sheet
@@ -114,8 +116,7 @@ def _deal_form(
 
 def _stored_form(access: Access, deal: Deal) -> DealForm:
     """The correction form of ``deal`` as it is stored, its ``base`` the same values."""
-    # TODO(forms): the forms package gives DealForm its initial_from
-    initial = deal_form_class(access.game).initial_from(deal)  # type: ignore[attr-defined]
+    initial = deal_form_class(access.game).initial_from(deal)
     form = _deal_form(access, initial={**initial, "number": deal.number}, number=deal.number)
     form.initial["base"] = conflicts.encode(conflicts.form_values(form))
     return form
@@ -235,7 +236,7 @@ def _merged_correction(
     deal = next(d for d in fresh.game.deals.all() if d.number == number)
     theirs = _stored_form(fresh, deal)
     merge = conflicts.merge_forms(conflicts.decode(request.POST.get("base")), mine, theirs)
-    data = conflicts.as_data(
+    data = as_data(
         merge.values,
         version=str(fresh.game.version),
         once=request.POST.get("once", ""),
@@ -451,8 +452,7 @@ def _restored_result(access: Access, event: GameEvent) -> DealForm | None:
         entry=dict(history.mapping(before.get("entry"))),
     )
     try:
-        # TODO(forms): the forms package gives DealForm its initial_from
-        initial = deal_form_class(access.game).initial_from(taken)  # type: ignore[attr-defined]
+        initial = deal_form_class(access.game).initial_from(taken)
     except (AttributeError, TypeError, ValueError):
         return None
     scores = history.mapping(before.get("scores"))

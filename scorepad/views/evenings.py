@@ -31,9 +31,7 @@ from ..access import (
     remember_seen,
 )
 from ..evenings import (
-    AddGameForm,
     EveningAccess,
-    EveningForm,
     build_evening,
     counted_elsewhere_message,
     evening_view,
@@ -43,7 +41,9 @@ from ..evenings import (
     remember_created_evening,
     resolve_evening,
 )
-from ..forms import once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import small_int
+from ..forms.evenings import AddGameForm, EveningForm
 from ..models import (
     Actor,
     AlreadyDone,
@@ -340,7 +340,7 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         return _already(request, access)
     form = AddGameForm(request.POST)
     if not form.is_valid():
-        if "version" in form.errors or "once" in form.errors:
+        if form.incomplete():
             messages.error(request, _("The form was incomplete; nothing was changed."))
             return redirect(evening_url(access.token))
         return render_evening(request, access, add_form=form)

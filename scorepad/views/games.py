@@ -31,7 +31,9 @@ from ..access import (
     remember_created,
 )
 from ..evenings import known_evenings
-from ..forms import ImportForm, NewGameForm, SeatList, option_field_name, small_int
+from ..forms.data import small_int
+from ..forms.games import ImportForm, NewGameForm, option_field_name
+from ..forms.seats import SeatList
 from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, htmx_of, partial_wanted

@@ -13,9 +13,10 @@ from django.views.decorators.http import require_http_methods
 from rules.facts import NAMES
 
 from ..access import Access, actor, game_view, resolve
-from ..forms import once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import small_int
+from ..forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
 from ..models import AlreadyDone, GameEvent, StaleVersion
-from ..seat_forms import JoinForm, LeaveForm, RenameForm, TargetForm
 from .common import game_url
 
 FORMS = {"join": JoinForm, "rename": RenameForm, "leave": LeaveForm, "target": TargetForm}

@@ -27,7 +27,8 @@ from ..access import (
     remember_seen,
     resolve,
 )
-from ..forms import once_token, small_int
+from ..forms.change import once_token
+from ..forms.data import small_int
 from ..models import AlreadyDone, Game, StaleVersion
 from ..results import Result, game_result, offered
 from ..sheet import build_sheet

@@ -4,7 +4,7 @@ screen kept awake, and a viewer told when its link was replaced."""
 import pytest
 from playwright.sync_api import expect
 
-from scorepad.forms import once_token
+from scorepad.forms.change import once_token
 from scorepad.models import Actor
 from tests.e2e.conftest import PHONE
 from tests.factories import GameFactory, record_classic

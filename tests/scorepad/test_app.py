@@ -111,7 +111,7 @@ def test_another_missing_page_says_so_in_the_language(client, db):
 
 def test_a_replaced_viewer_link_stops_the_live_update(client, game):
     old = game.viewer_token
-    from scorepad.forms import once_token
+    from scorepad.forms.change import once_token
     from scorepad.models import Actor
 
     game.replace_link(

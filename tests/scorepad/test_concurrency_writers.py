@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.forms import ClassicDealForm
+from scorepad.forms.deals import ClassicDealForm
 from scorepad.models import Deal, DealScore, Game, GameEvent, Seat
 from tests.factories import GameFactory, classic_form_data, seats
 

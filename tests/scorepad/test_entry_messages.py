@@ -10,15 +10,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from scorepad.forms import (
-    ClassicDealForm,
-    ImportForm,
-    NewGameForm,
-    PenaltyDealForm,
-    SeatList,
-    SettleForm,
-    stock_messages,
-)
+from scorepad.forms.deals import ClassicDealForm, PenaltyDealForm
+from scorepad.forms.games import ImportForm, NewGameForm, SettleForm
+from scorepad.forms.messages import stock_messages
+from scorepad.forms.seats import SeatList
 from scorepad.models import Deal
 from tests.factories import GameFactory, classic_form_data, penalty_form_data, record_penalty, seats
 from tests.scorepad.conftest import own

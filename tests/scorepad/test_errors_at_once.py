@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from rules.engine.scoring import penalty_errors
 from rules.engine.variants import get_variant
-from scorepad.forms import PenaltyDealForm
+from scorepad.forms.deals import PenaltyDealForm
 from scorepad.models import Game
 from tests.factories import GameFactory, penalty_form_data, seats
 from tests.scorepad.conftest import own

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rules.engine.variants import VARIANT_IDS
-from scorepad.forms import once_token
+from scorepad.forms.change import once_token
 from scorepad.models import Circle, Deal, DealScore, Game, GameEvent
 from scorepad.sheet import build_sheet
 from scorepad.transfer import export_document

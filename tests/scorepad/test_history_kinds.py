@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad.forms import ClassicDealForm
+from scorepad.forms.deals import ClassicDealForm
 from scorepad.models import GameEvent
 from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic, seats
 from tests.scorepad.conftest import own

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.forms import once_token
+from scorepad.forms.change import once_token
 from scorepad.models import Game
 from tests.factories import GameFactory, classic_form_data, record_classic
 from tests.scorepad.test_concurrency import run_together

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scorepad import conflicts
 from scorepad.access import DEVICE, family_of
-from scorepad.forms import ClassicDealForm
+from scorepad.forms.deals import ClassicDealForm
 from scorepad.models import GameEvent
 from tests.factories import classic_form_data, seats
 from tests.scorepad.conftest import own

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import tempfile
 from datetime import UTC
@@ -41,7 +40,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
 
-from scorepad.forms import storable_text
+from scorepad.forms.storable import storable_text
 from scorepad.models import (
     NAME_MAX,
     Actor,
@@ -58,8 +57,8 @@ from scorepad.models import (
     Seat,
 )
 from scorepad.sheet import build_sheet, load_game
+from scorepad.tokens import LINK
 from scorepad.transfer import ImportProblem, export_document, import_game
-from scorepad.urls import TokenConverter
 
 FORMAT = "continental-scorepad-backup"
 FORMAT_VERSION = 2  # 2: circles and their people; a seat names its person
@@ -113,7 +112,7 @@ def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> N
             label = f"{kind} #{item.get('id', n)}"
             for which in ("viewer", "editor"):
                 token = item.get(f"{which}_token")
-                if not (isinstance(token, str) and re.fullmatch(TokenConverter.regex, token)):
+                if not (isinstance(token, str) and LINK.fullmatch(token)):
                     raise ImportProblem(f"{label}: the {which} link is not a link the app makes.")
                 _check(
                     token not in seen,

@@ -3,41 +3,32 @@ and the table's target (scorepad/views/seats.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .forms import OwnMessages, clean_name, small_int
-from .models import NAME_MAX, Game, Seat
+from ..models import Game, Seat
+from .change import VersionedChange
+from .data import small_int
+from .names import NameField
 
 START_ZERO, START_WORST, START_AVERAGE, START_NUMBER = "zero", "worst", "average", "number"
 
 
-class ChangeForm(OwnMessages):
-    """What every change of this page carries: the version and the one-time token. Its
-    errors are listed at the top of the page, each linked to its control (OwnMessages)."""
+class ChangeForm(VersionedChange):
+    """What every change of this page carries: the version and the one-time token
+    (VersionedChange). Its errors are listed at the top of the page, each linked to its
+    control."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    once = forms.CharField(widget=forms.HiddenInput, max_length=64)
-
-    def __init__(self, *args, game: Game, **kwargs):
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.seats: list[Seat] = list(game.seats.all())
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if "version" in self.errors or "once" in self.errors:
-            self.add_error(None, _("The form was incomplete: go back to the sheet and try again."))
-        return data
-
-    def _name(self, field: str, keep: Seat | None = None) -> str:
-        name = clean_name(self.data.get(field, "") or "")
-        if not name:
-            raise forms.ValidationError(_("Enter a name."))
-        if len(name) > NAME_MAX:
-            raise forms.ValidationError(_("A name has at most %(n)d characters.") % {"n": NAME_MAX})
+    def _free(self, name: str, keep: Seat | None = None) -> str:
+        """``name`` (a name by the name rule already), unless another seat of this table has
+        it, case aside."""
         taken = {s.name.casefold() for s in self.seats if s is not keep}
         # A seat "renamed" to the name it has changes nothing (no version, no history).
         if name.casefold() in taken or (keep is not None and name == keep.name):
@@ -46,7 +37,7 @@ class ChangeForm(OwnMessages):
 
 
 class JoinForm(ChangeForm):
-    name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    name = NameField(label=_("Name"), empty=_("Enter a name."))
     start = forms.ChoiceField(
         label=_("Starts with"),
         widget=forms.RadioSelect,
@@ -55,7 +46,7 @@ class JoinForm(ChangeForm):
     )
     start_points = forms.CharField(label=_("Points to start with"), required=False, max_length=9)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         playing = [s for s in self.seats if s.active]
         self.penalties = self.game.variant_id != "classic"
@@ -63,7 +54,7 @@ class JoinForm(ChangeForm):
         self.worst = max(totals)
         self.average = round(sum(totals) / len(totals) / 5) * 5 if self.penalties else 0
         if self.penalties:
-            self.fields["start"].choices = [
+            cast(forms.ChoiceField, self.fields["start"]).choices = [
                 (START_WORST, _("The highest total at the table (%(n)d)") % {"n": self.worst}),
                 (START_AVERAGE, _("The average of the table (%(n)d)") % {"n": self.average}),
                 (START_ZERO, _("0")),
@@ -73,8 +64,8 @@ class JoinForm(ChangeForm):
             del self.fields["start"], self.fields["start_points"]
 
     def clean_name(self) -> str:
-        name = self._name("name")
-        if self.game.circle_id is not None:
+        name = self._free(self.cleaned_data["name"])
+        if self.game.circle is not None:
             # In a circle's game the name is a person of the circle (Game.join): one who
             # sits here already, under another seat name or merged, does not sit twice.
             person = self.game.circle.find(name)
@@ -116,7 +107,8 @@ class JoinForm(ChangeForm):
 
 class RenameForm(ChangeForm):
     position = forms.IntegerField(widget=forms.HiddenInput)
-    name = forms.CharField(label=_("New name"), max_length=200, required=False)
+    # The seat is checked first, then the name (RenameForm.clean).
+    name = NameField(label=_("New name"), empty=_("Enter a name."), deferred=True)
 
     def control_id(self, name: str) -> str:
         """The name box of the seat renamed (templates/scorepad/seats.html numbers them)."""
@@ -131,7 +123,8 @@ class RenameForm(ChangeForm):
             self.add_error(None, _("That player is not at this table."))
             return data
         try:
-            data["name"] = self._name("name", keep=seat)
+            name = cast(NameField, self.fields["name"]).name(self.data.get("name", ""))
+            data["name"] = self._free(name, keep=seat)
         except forms.ValidationError as exc:
             self.add_error("name", exc)
         data["seat"] = seat

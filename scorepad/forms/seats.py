@@ -1,0 +1,130 @@
+"""The seats of a new game being set up (the new-game page and an import): who sits where,
+a person of the circle tapped or a name typed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine.variants import VARIANTS
+
+from ..models import NAME_MAX, Circle, Game, Person, Seat
+from .data import small_int
+from .names import clean_name, name_or_error
+
+
+@dataclass
+class SeatEntry:
+    """A seat of a game being set up: a person of the circle (by id) or a new name."""
+
+    name: str
+    person_id: int | None = None
+
+    @property
+    def value(self) -> str:
+        return f"p:{self.person_id}" if self.person_id else f"n:{self.name}"
+
+
+MAX_SEATS = max(v.max_players for v in VARIANTS.values())
+
+
+class SeatList:
+    """The seating order being set up, carried in hidden ``seat`` inputs between requests.
+
+    ``roster``: the people of the circle the game is for, to tap instead of typing (a typed
+    name is matched against them, case aside, and against no one else); empty for a game
+    outside any circle, whose seats have names only."""
+
+    def __init__(
+        self,
+        values: list[str],
+        roster: dict[int, Person] | None = None,
+        limit: int | None = MAX_SEATS,
+        *,
+        circle: Circle | None = None,
+    ) -> None:
+        """``limit``: the most seats (the new-game page: the largest table; an import of a
+        game where players came and went has more seats than players at the table)."""
+        self.circle = circle
+        self.roster = roster or {}
+        self.entries: list[SeatEntry] = []
+        self.error = ""
+        self.limit = limit
+        for value in values[:limit]:
+            kind, _sep, rest = value.partition(":")
+            person_id = small_int(rest) if kind == "p" else None
+            if person_id is not None and person_id in self.roster:
+                self._append(SeatEntry(self.roster[person_id].name, person_id))
+            elif kind == "n" and clean_name(rest):
+                self.add_name(rest[:NAME_MAX])
+
+    def _append(self, entry: SeatEntry) -> bool:
+        if any(e.name.casefold() == entry.name.casefold() for e in self.entries):
+            self.error = _("%(name)s already has a seat.") % {"name": entry.name}
+            return False
+        if self.limit is not None and len(self.entries) >= self.limit:
+            self.error = _("A game has at most %(n)d players.") % {"n": self.limit}
+            return False
+        self.entries.append(entry)
+        return True
+
+    def add_name(self, raw: str) -> bool:
+        name, error = name_or_error(raw, _("Type a name first."))
+        if error:
+            self.error = error
+            return False
+        for person in self.roster.values():
+            if person.name.casefold() == name.casefold():
+                return self._append(SeatEntry(person.name, person.pk))
+        known = self.circle.find(name) if self.circle is not None else None
+        if known is not None and known.pk in self.roster:  # a name merged into someone
+            return self._append(SeatEntry(known.name, known.pk))
+        return self._append(SeatEntry(name))
+
+    def add_person(self, person_id: int) -> bool:
+        person = self.roster.get(person_id)
+        return person is not None and self._append(SeatEntry(person.name, person.pk))
+
+    def apply(self, op: str) -> None:
+        """``up:i``, ``down:i``, ``remove:i`` or ``pick:<person id>``."""
+        verb, _sep, arg = op.partition(":")
+        i = small_int(arg)
+        if i is None:
+            return
+        if verb == "pick":
+            self.add_person(i)
+            return
+        if not 0 <= i < len(self.entries):
+            return
+        if verb == "remove":
+            del self.entries[i]
+        elif verb == "up" and i > 0:
+            self.entries[i - 1], self.entries[i] = self.entries[i], self.entries[i - 1]
+        elif verb == "down" and i < len(self.entries) - 1:
+            self.entries[i + 1], self.entries[i] = self.entries[i], self.entries[i + 1]
+
+    @property
+    def values(self) -> list[str]:
+        return [e.value for e in self.entries]
+
+    def seat(self, game: Game) -> list[Seat]:
+        """Seat these players at a new game, in order. In a circle's game each seat is a
+        person of the circle (a new name becomes a new person of it); outside, a name."""
+        seats = []
+        for position, entry in enumerate(self.entries):
+            person = None
+            if game.circle_id is not None:
+                person = self.roster.get(entry.person_id) if entry.person_id else None
+                if person is None and self.circle is not None:
+                    person = self.circle.find(entry.name)
+                if person is None:
+                    person = Person.objects.create(circle_id=game.circle_id, name=entry.name)
+            seats.append(
+                Seat.objects.create(game=game, name=entry.name, person=person, position=position)
+            )
+        return seats
+
+    def unseated(self) -> list[Person]:
+        taken = {e.person_id for e in self.entries}
+        return [p for p in self.roster.values() if p.pk not in taken]
