@@ -155,6 +155,7 @@ class Hub:
         self.latest: dict[tuple[str, int], int] = {}
         self.by_address: dict[str, int] = defaultdict(int)
         self.count = 0
+        self.closing: asyncio.Event | None = None  # set when the process stops
         self.opened = 0
         self.delivered = 0
 
@@ -474,29 +475,58 @@ async def _follow(stream: Stream, send, gone: asyncio.Task) -> None:
     heartbeat = settings.LIVE_HEARTBEAT
     ends = time.monotonic() + settings.LIVE_LIFETIME * (0.9 + 0.2 * random.random())
     sent = stream.event_id()
+    closing = asyncio.ensure_future(hub.closing.wait()) if hub.closing else None
+    try:
+        await _loop(stream, send, gone, closing, heartbeat, ends, sent)
+    finally:
+        if closing:
+            closing.cancel()
+    with contextlib.suppress(Exception):  # a phone that left hears nothing more
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def _loop(stream, send, gone, closing, heartbeat, ends, sent) -> None:
     while not gone.done():
         left = ends - time.monotonic()
         if left <= 0:
             break
         waiter = asyncio.ensure_future(stream.wake.wait())
+        waits = {waiter, gone, closing} if closing else {waiter, gone}
         done, _pending = await asyncio.wait(
-            {waiter, gone}, timeout=min(heartbeat, left), return_when=asyncio.FIRST_COMPLETED
+            waits, timeout=min(heartbeat, left), return_when=asyncio.FIRST_COMPLETED
         )
         waiter.cancel()
-        if gone in done:
+        if gone in done or (closing and closing in done):
             return
         stream.wake.clear()
         if stream.replaced:
             body = "event: replaced\ndata: replaced\n\n"
             await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
-            break
+            return
         ident = stream.event_id()
         body = _event(stream) if ident != sent else ": still here\n\n"
         if ident != sent:
             sent = ident
             hub.delivered += 1
         await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
-    await send({"type": "http.response.body", "body": b""})
+
+
+def _end_streams_on_exit() -> None:
+    """uvicorn waits for the open streams before it stops: end them at once on its signal
+    (each phone reconnects after its ``retry:``, to this process started again)."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    hub.closing = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(sig)
+
+        def handler(signum, frame, previous=previous):
+            loop.call_soon_threadsafe(hub.closing.set)
+            if callable(previous):
+                previous(signum, frame)
+
+        signal.signal(sig, handler)
 
 
 async def _lifespan(receive, send) -> None:
@@ -504,6 +534,7 @@ async def _lifespan(receive, send) -> None:
         message = await receive()
         if message["type"] == "lifespan.startup":
             limit = raise_open_files()
+            _end_streams_on_exit()
             feed.start()
             log.info("live streams: open-files limit %s, at most %s streams", limit, max_streams())
             await send({"type": "lifespan.startup.complete"})

@@ -261,7 +261,8 @@ SITE_NAME = _("Continental")
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
 
 # --- live streams (continental/live.py, static/js/live.js) ----------------------------
-LIVE_STREAMS = env_bool("LIVE_STREAMS", True)
+# Off under pytest unless a test turns them on (and starts a stream process).
+LIVE_STREAMS = env_bool("LIVE_STREAMS", not TESTING)
 LIVE_PORT = os.environ.get("LIVE_PORT", "").strip()
 if LIVE_PORT and not LIVE_PORT.isdigit():
     raise ImproperlyConfigured(f"LIVE_PORT must be a port number, not {LIVE_PORT!r}")
