@@ -93,13 +93,16 @@
       if (now - state.lastPoll < SAFETY_MS) event.preventDefault();
       else state.lastPoll = now;
     });
-    doc.addEventListener("visibilitychange", function () {
+    function later() {
       if (doc.visibilityState !== "visible" || !state.pending) return;
       state.pending = false;
       var current = doc.querySelector("[data-live]");
       if (current && current.id === "table-bar") fetchSheet();
       else if (current) fetchEvening(current);
-    });
+    }
+    // What waited for the page to be seen again, or for the form being filled to be left.
+    doc.addEventListener("visibilitychange", later);
+    doc.addEventListener("focusout", function () { setTimeout(later, 0); });
   }
 
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);
