@@ -35,6 +35,15 @@ same server. **Capacity**: the largest K stepped that holds, with every smaller 
 target: no error and every kind's p95 within 3x the bare reference; printed as
 tables per core of this machine (server, database and clients share its cores).
 
+**Push** (``--scenario push``): the same evening with the live streams: a stream process
+(``uvicorn continental.live:app``) runs beside gunicorn, every phone holds its game's stream
+and fetches the sheet when an event names a newer version, and polls once every 30 s (the
+safety poll of static/js/live.js). Every evening scenario prints the **update latency**:
+from the editor's save answered to each other phone showing the new sheet. The push
+target is the issue's: no error, the update latency's p95 within 300 ms, and every kind's
+p95 within 3 x its own p95 at the first step (make it small, e.g. ``--tables 2,500,1500``:
+the idle server); the stream process's CPU, memory and the streams it held are printed.
+
 **One game** (``--scenario one-game``, what the cache was first measured on): one classic
 game of 6 players and 20 deals, driven by concurrent clients (threads, one http.client
 connection each) for a fixed time per target: the bare page ``/bench/bare``; the game page
