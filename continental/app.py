@@ -45,7 +45,7 @@ HTMX = "django_htmx/htmx-2.min.js"
 # What every page needs, kept by the service worker when it is installed. The card grid's
 # script (js/cards.js) is not: a deal form loads it when it opens, and the worker keeps it
 # then, as every static file it fetched.
-SHELL = ("css/app.css", HTMX, "js/outbox.js", "js/table.js", "img/icon.svg")
+SHELL = ("css/app.css", HTMX, "js/outbox.js", "js/table.js", "js/live.js", "img/icon.svg")
 ICONS = (
     ("img/icon-192.png", "192x192", "any"),
     ("img/icon-512.png", "512x512", "any"),

@@ -95,6 +95,7 @@ def _manage(*args: str, env: dict) -> None:
 
 SERVE_HELP = """\
 usage: python3 manage.py serve [--local] [--port PORT] [--address ADDRESS] [--workers N]
+                               [--live-port PORT] [--no-live]
 
 Set up (virtual environment, translations, static files, database in data/) and host the
 app for a card table: every phone on the same Wi-Fi opens the address printed, or scans
@@ -107,10 +108,14 @@ options:
                      (also TABLE_ADDRESS)
   --workers N        gunicorn worker processes (default 2, each with 4 threads;
                      also GUNICORN_WORKERS)
+  --live-port PORT   the port of the live streams that push every change to the phones
+                     (default: the port + 1; also LIVE_PORT)
+  --no-live          no live streams: the phones ask every 3 s (also LIVE_STREAMS=false)
   -h, --help         show this help and do nothing else
 
 Behind a proxy or on a hosted server, set PUBLIC_URL (e.g. https://cards.example.org)
-so that shared links and QR codes use it; see the README for gunicorn with PostgreSQL.
+so that shared links and QR codes use it; see the README for gunicorn and the live
+streams behind nginx or Caddy, and with PostgreSQL.
 """
 
 
@@ -121,6 +126,9 @@ def _serve_options(argv: list[str]) -> dict[str, Any] | None:
         "port": os.environ.get("PORT", "8000"),
         "address": os.environ.get("TABLE_ADDRESS", ""),
         "workers": os.environ.get("GUNICORN_WORKERS", "2"),
+        "live_port": os.environ.get("LIVE_PORT", ""),
+        "live": os.environ.get("LIVE_STREAMS", "true").strip().lower()
+        not in ("0", "false", "no", "off"),
     }
     args = list(argv)
     while args:
@@ -131,17 +139,24 @@ def _serve_options(argv: list[str]) -> dict[str, Any] | None:
             return None
         if name == "--local":
             options["local"] = True
-        elif name in ("--port", "--address", "--workers"):
+        elif name == "--no-live":
+            options["live"] = False
+        elif name in ("--port", "--address", "--workers", "--live-port"):
             if not value:
                 if not args:
                     _usage_error(f"{name} needs a value")
                 value = args.pop(0)
-            options[name[2:]] = value
+            options[name[2:].replace("-", "_")] = value
         else:
             _usage_error(f"unknown option {arg!r}")
-    for name in ("port", "workers"):
+    if not options["live_port"] and options["port"].isdigit():
+        options["live_port"] = str(int(options["port"]) + 1)
+    for name in ("port", "workers", "live_port"):
         if not options[name].isdigit() or not (0 < int(options[name]) < 65536):
-            _usage_error(f"--{name} takes a whole number, not {options[name]!r}")
+            flag = name.replace("_", "-")
+            _usage_error(f"--{flag} takes a whole number, not {options[name]!r}")
+    if options["live"] and options["live_port"] == options["port"]:
+        _usage_error("--live-port must differ from --port")
     return options
 
 
@@ -285,19 +300,88 @@ def serve() -> None:
     env.setdefault("GUNICORN_THREADS", "4")
     env.setdefault("GUNICORN_ACCESSLOG", "")
     env.setdefault("GUNICORN_LOGLEVEL", "warning")
+    live_port = options["live_port"]
+    env["LIVE_STREAMS"] = "true" if options["live"] else "false"
+    env["LIVE_PORT"] = live_port if options["live"] else ""
+    host = "127.0.0.1" if local_only else "0.0.0.0"
     _say(f"starting the server on {'127.0.0.1' if local_only else 'every network'}, port {port}")
-    os.execve(
-        str(sys.executable),
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "-c",
-            str(ROOT / "continental" / "gunicorn_conf.py"),
-            "continental.wsgi",
-        ],
-        env,
-    )
+    gunicorn = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "continental" / "gunicorn_conf.py"),
+        "continental.wsgi",
+    ]
+    live = [*LIVE_COMMAND, "--host", host, "--port", live_port] if options["live"] else None
+    sys.exit(supervise(gunicorn, live, env))
+
+
+# The live streams' process (continental/live.py): one asyncio process, no access log (it
+# would name every phone's link), a short goodbye to the open streams on Ctrl-C.
+LIVE_COMMAND = (
+    sys.executable,
+    "-m",
+    "uvicorn",
+    "continental.live:app",
+    "--no-access-log",
+    "--log-level",
+    "warning",
+    "--timeout-graceful-shutdown",
+    "2",
+    "--lifespan",
+    "on",
+)
+
+
+def supervise(pages: list[str], live: list[str] | None, env: dict) -> int:
+    """Run gunicorn (the pages) and the stream process side by side until Ctrl-C or until
+    gunicorn stops; a stream process that dies is started again (the pages poll meanwhile).
+    Returns gunicorn's exit status."""
+    import signal
+    import time
+
+    children: dict[str, subprocess.Popen | None] = {"pages": None, "live": None}
+    stopping = {"now": False}
+
+    def stop(signum, _frame):
+        stopping["now"] = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    pages_process = subprocess.Popen(pages, cwd=ROOT, env=env)
+    children["pages"] = pages_process
+    if live:
+        children["live"] = subprocess.Popen(live, cwd=ROOT, env=env)
+    restarts: list[float] = []
+    while not stopping["now"]:
+        if pages_process.poll() is not None:
+            break
+        process = children["live"]
+        if live and process is not None and process.poll() is not None:
+            now = time.monotonic()
+            restarts = [t for t in restarts if now - t < 60] + [now]
+            if len(restarts) > 5:
+                _say("the live streams stopped five times in a minute: the phones poll instead")
+                children["live"] = None
+            else:
+                _say("the live streams stopped; starting them again")
+                children["live"] = subprocess.Popen(live, cwd=ROOT, env=env)
+        time.sleep(0.2)
+    for name, process in children.items():
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGINT if name == "pages" else signal.SIGTERM)
+    deadline = time.monotonic() + 25
+    for process in children.values():
+        if process is None:
+            continue
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    code = pages_process.returncode
+    return 0 if stopping["now"] else (code or 0)
 
 
 def _url_host(address: str) -> str:

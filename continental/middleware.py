@@ -11,6 +11,7 @@ import ipaddress
 from typing import cast
 
 from csp.middleware import CSPMiddleware
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.request import split_domain_port
 from django.middleware.clickjacking import XFrameOptionsMiddleware
@@ -144,4 +145,24 @@ class OpenerPolicyMiddleware:
         response = self.get_response(request)
         if trustworthy(request):
             response.headers.setdefault("Cross-Origin-Opener-Policy", OPENER_POLICY)
+        return response
+
+
+class LiveOriginMiddleware:
+    """When the stream process listens on a port of its own (``LIVE_PORT``, set by
+    ``manage.py serve``), a page may connect to that port of the host it came from: its
+    Content-Security-Policy names that one origin in ``connect-src``. Listed after the CSP
+    middleware, so it marks the answer before that one writes the header."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        port = settings.LIVE_PORT
+        if port and settings.LIVE_STREAMS:
+            host, _port = split_domain_port(request.get_host())
+            if host:
+                host = f"[{host}]" if ":" in host else host
+                response._csp_update = {"connect-src": [f"{request.scheme}://{host}:{port}"]}
         return response

@@ -13,6 +13,12 @@ DATA_DIR         where the SQLite file lives (default: ./data)
 SECURE           "true" behind HTTPS: secure cookies, HSTS, SSL redirect
 STATIC_ROOT      where collectstatic puts the static files (default: ./staticfiles)
 BENCH_VIEWS      "true" adds the bare page /bench/bare that bench/load.py compares against
+LIVE_STREAMS     "false" turns the live streams off: the pages poll every 3 s as before
+LIVE_PORT        the port of the stream process on the page's own host (``manage.py serve``
+                 sets it: the port + 1); empty: the streams are under /live/ on the page's own
+                 origin (a proxy routes /live/ to the stream process, see the README)
+LIVE_PER_ADDRESS streams per client address (default 200: a club behind one router)
+LIVE_MAX_STREAMS streams per stream process (default: what the open-files limit allows)
 """
 
 from __future__ import annotations
@@ -98,6 +104,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "continental.middleware.LiveOriginMiddleware",  # after CSP: marks the answer first
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -252,6 +259,20 @@ SITE_NAME = _("Continental")
 
 # A bare fixed page at /bench/bare for bench/load.py to compare against; off in production.
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
+
+# --- live streams (continental/live.py, static/js/live.js) ----------------------------
+# Off under pytest unless a test turns them on (and starts a stream process).
+LIVE_STREAMS = env_bool("LIVE_STREAMS", not TESTING)
+LIVE_PORT = os.environ.get("LIVE_PORT", "").strip()
+if LIVE_PORT and not LIVE_PORT.isdigit():
+    raise ImproperlyConfigured(f"LIVE_PORT must be a port number, not {LIVE_PORT!r}")
+LIVE_PER_ADDRESS = int(os.environ.get("LIVE_PER_ADDRESS", "200"))
+LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "0"))  # 0: the open-files limit
+LIVE_HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "15"))
+LIVE_LIFETIME = float(os.environ.get("LIVE_LIFETIME", "1800"))
+LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.25"))  # SQLite's watcher
+# A reconnect waits this many milliseconds, drawn at random: a restart spreads its phones.
+LIVE_RETRY_MS = tuple(int(x) for x in os.environ.get("LIVE_RETRY_MS", "1000-10000").split("-", 1))
 
 # Game links are keys: every line goes through one handler that masks them
 # (continental/logfilters.py); Django's own loggers write through it too instead of their

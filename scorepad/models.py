@@ -1225,3 +1225,19 @@ class EveningEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of evening {self.evening_id}"
+
+
+class LiveChange(models.Model):
+    """One raised version of a game or an evening, or one of its links replaced: the change
+    feed of the stream process on SQLite (``continental/live.py`` reads every row after the
+    last it saw with one query). Written by a database trigger in the changing transaction
+    (migration 0009), never by Python; on PostgreSQL the trigger sends ``NOTIFY`` instead
+    and this table stays empty. The stream process deletes the old rows."""
+
+    kind = models.CharField(max_length=1)  # "g" a game, "e" an evening
+    object_id = models.BigIntegerField()
+    version = models.PositiveIntegerField()
+    revoked = models.BooleanField(default=False)  # a link of it was replaced
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.object_id} v{self.version}"

@@ -132,6 +132,9 @@ def render_evening(
         "can_edit": access.can_edit and not evening.is_closed,
         "once": once_token(),
         "notice": notice,
+        # What the live stream calls this page's state (continental/live.py): the
+        # evening's version and its games' versions, whose deals change its money.
+        "live_id": f"{evening.version}.{sum(e.game.version for e in evening.games.all())}",
     }
     if access.can_edit:
         choices = _choices(request, evening)

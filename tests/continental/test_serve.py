@@ -45,7 +45,7 @@ def test_serve_help_prints_the_options_and_serves_nothing(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "usage: python3 manage.py serve" in result.stdout
-    for option in ("--local", "--port", "--address", "--workers"):
+    for option in ("--local", "--port", "--address", "--workers", "--live-port", "--no-live"):
         assert option in result.stdout
     assert not (tmp_path / "data").exists()  # nothing set up
 
@@ -87,6 +87,11 @@ def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
     """The phones' address is given (127.0.0.2, on this machine's loopback) as it would be
     found on a laptop's Wi-Fi: the server must answer through it, with its host name."""
     port = free_port()
+    while True:  # and the next one for the live streams
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port + 1)) != 0:
+                break
+        port = free_port()
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)],
         cwd=ROOT,
@@ -106,6 +111,18 @@ def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
         with urllib.request.urlopen(url + "en/", timeout=10) as answer:
             assert answer.status == 200
             assert "Continental" in answer.read().decode()
+        # The live streams run beside the pages, on the next port, under the same command.
+        live = f"http://127.0.0.2:{port + 1}/live/health"
+        for _attempt in range(100):
+            try:
+                with urllib.request.urlopen(live, timeout=5) as answer:
+                    assert answer.status == 200
+                    assert "streams" in answer.read().decode()
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the live streams never answered")
         # The key the server runs on is kept in data/, so the next start keeps the sessions.
         assert (tmp_path / "data" / "secret_key").stat().st_size > 40
         assert (tmp_path / "data" / "scorepad.sqlite3").exists()
@@ -123,7 +140,20 @@ def test_serve_options_read_flags_values_and_the_environment(monkeypatch):
     monkeypatch.setenv("SERVE_LOCAL", "true")
     monkeypatch.setenv("PORT", "8123")
     options = bootstrap._serve_options(["--address", "10.0.0.5", "--workers=3"])
-    assert options == {"local": True, "port": "8123", "address": "10.0.0.5", "workers": "3"}
+    assert options == {
+        "local": True,
+        "port": "8123",
+        "address": "10.0.0.5",
+        "workers": "3",
+        "live_port": "8124",  # the port + 1
+        "live": True,
+    }
+    options = bootstrap._serve_options(["--live-port", "9000", "--no-live"])
+    assert options["live_port"] == "9000"
+    assert options["live"] is False
+    with pytest.raises(SystemExit) as stopped:
+        bootstrap._serve_options(["--port", "8000", "--live-port", "8000"])
+    assert stopped.value.code == 2
     with pytest.raises(SystemExit) as stopped:
         bootstrap._serve_options(["--port", "eighty"])
     assert stopped.value.code == 2

@@ -1,0 +1,544 @@
+"""The live streams: Server-Sent Events that tell every open sheet and evening page at once
+when its version changed. A plain ASGI app (not Django's request handler), run by uvicorn in
+a process of its own next to gunicorn (``manage.py serve`` starts both):
+
+    uvicorn continental.live:app --port 8001
+
+``GET /live/games/<link>`` and ``GET /live/evenings/<link>`` check the link with one query
+when a stream opens, then cost no query while nothing changes. One change feed per process
+tells the streams what changed (``Feed``): on PostgreSQL one ``LISTEN scorepad_live``
+connection (a trigger of migration 0009 sends ``NOTIFY`` in the writing transaction, so every
+stream process on the database hears every app server's changes); on SQLite one watcher
+reads every new ``LiveChange`` row (written by the same trigger) with one query every
+``LIVE_POLL_INTERVAL`` seconds.
+
+An event's id is the version the page should show (an evening's: its version and the sum of
+its games' versions, ``"4.37"``); a reconnect whose ``Last-Event-ID`` (or ``?v=``) differs is
+sent the current one at once. Every stream begins with that event, so a page that gets no
+first event within a few seconds knows a proxy buffers it and polls instead
+(``static/js/live.js``). A replaced link ends its stream with ``event: replaced``.
+Comment lines every ``LIVE_HEARTBEAT`` seconds keep proxies from closing it, ``retry:`` with
+jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
+seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
+``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
+(raised to its hard limit at start), at most ``max_streams()`` in all (503); both with
+``Retry-After``, so the page polls meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import re
+import resource
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "continental.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import close_old_connections, connection  # noqa: E402
+from django.db.models import Q  # noqa: E402
+from django.http.request import split_domain_port, validate_host  # noqa: E402
+
+from scorepad.models import Evening, EveningGame, Game, LiveChange  # noqa: E402
+
+log = logging.getLogger("continental.live")
+
+TOKEN = re.compile(r"^/live/(games|evenings)/([A-Za-z0-9_-]{20,64})/?$")
+KINDS = {"games": "g", "evenings": "e"}
+CHANNEL = "scorepad_live"
+FD_MARGIN = 64  # files kept free for the database, the listening socket, logs
+
+
+def raise_open_files() -> int:
+    """Raise this process's open-files limit to its hard limit; return the soft limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def max_streams() -> int:
+    """Streams this process holds at most: LIVE_MAX_STREAMS, never closer to the open-files
+    limit than FD_MARGIN."""
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0] - FD_MARGIN
+    wanted = settings.LIVE_MAX_STREAMS
+    return max(1, min(limit, wanted) if wanted else limit)
+
+
+# --- the database, in threads (Django's connections are per thread) ----------------------
+
+_queries = ThreadPoolExecutor(max_workers=4, thread_name_prefix="live-query")
+_watcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-watch")
+
+
+def _fresh(fn, *args):
+    close_old_connections()
+    try:
+        return fn(*args)
+    except Exception:
+        connection.close()  # a lost connection: the next call opens a new one
+        raise
+
+
+async def in_thread(fn, *args, pool=_queries):
+    return await asyncio.get_running_loop().run_in_executor(pool, _fresh, fn, *args)
+
+
+def game_by_link(token: str) -> tuple[int, int] | None:
+    return Game.objects.by_token(token).order_by().values_list("id", "version").first()
+
+
+def evening_by_link(token: str) -> tuple[int, int] | None:
+    rows = Evening.objects.filter(Q(viewer_token=token) | Q(editor_token=token))
+    return rows.order_by().values_list("id", "version").first()
+
+
+def evening_games(evening_id: int) -> dict[int, int]:
+    """The versions of an evening's games, by game id (one query)."""
+    rows = EveningGame.objects.filter(evening_id=evening_id).values_list("game_id", "game__version")
+    return dict(rows)
+
+
+def links_of(kind: str, pk: int) -> set[str]:
+    model = Game if kind == "g" else Evening
+    row = model.objects.filter(pk=pk).values_list("viewer_token", "editor_token").first()
+    return set(row) if row else set()
+
+
+def versions_of(kind: str, ids: list[int]) -> dict[int, int]:
+    model = Game if kind == "g" else Evening
+    return dict(model.objects.filter(pk__in=ids).values_list("id", "version"))
+
+
+# --- the hub: who listens to what, in this process ----------------------------------------
+
+
+class Stream:
+    """One open stream: what it follows and a queue of what to send."""
+
+    def __init__(self, kind: str, token: str, pk: int, version: int, address: str):
+        self.kind, self.token, self.pk, self.version, self.address = (
+            kind,
+            token,
+            pk,
+            version,
+            address,
+        )
+        self.games: dict[int, int] = {}  # an evening's games and their versions
+        self.wake = asyncio.Event()
+        self.replaced = False
+
+    def event_id(self) -> str:
+        if self.kind == "g":
+            return str(self.version)
+        return f"{self.version}.{sum(self.games.values())}"
+
+    def followed(self) -> list[tuple[str, int]]:
+        return [(self.kind, self.pk)] + [("g", gid) for gid in self.games]
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.listeners: dict[tuple[str, int], set[Stream]] = defaultdict(set)
+        self.latest: dict[tuple[str, int], int] = {}
+        self.by_address: dict[str, int] = defaultdict(int)
+        self.count = 0
+        self.closing: asyncio.Event | None = None  # set when the process stops
+        self.opened = 0
+        self.delivered = 0
+
+    def add(self, stream: Stream) -> None:
+        for key in stream.followed():
+            self.listeners[key].add(stream)
+
+    def remove(self, stream: Stream) -> None:
+        for key in stream.followed():
+            group = self.listeners.get(key)
+            if group is not None:
+                group.discard(stream)
+                if not group:
+                    del self.listeners[key]
+
+    async def publish(self, kind: str, pk: int, version: int, revoked: bool) -> None:
+        key = (kind, pk)
+        if version > self.latest.get(key, 0):
+            if len(self.latest) > 200_000:
+                self.latest.clear()
+            self.latest[key] = version
+        group = self.listeners.get(key)
+        if not group:
+            return
+        links = await in_thread(links_of, kind, pk) if revoked else None
+        for stream in list(group):
+            mine = stream.kind == kind and stream.pk == pk
+            if links is not None and mine and stream.token not in links:
+                stream.replaced = True
+                stream.wake.set()
+                continue
+            if stream.kind == kind and stream.pk == pk:
+                if version > stream.version:
+                    stream.version = version
+                    if kind == "e":
+                        # Its games may have changed: ask once for this stream.
+                        self.remove(stream)
+                        stream.games = await in_thread(evening_games, pk)
+                        self.add(stream)
+                    stream.wake.set()
+            elif kind == "g" and pk in stream.games and version > stream.games[pk]:
+                stream.games[pk] = version
+                stream.wake.set()
+
+    def subscribed(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for kind, pk in self.listeners:
+            out[kind].append(pk)
+        return out
+
+    async def catch_up(self) -> None:
+        """After the feed was lost a while: publish what changed meanwhile (one query per
+        kind), checking the links too (one of them may have been replaced meanwhile)."""
+        for kind, ids in self.subscribed().items():
+            for pk, version in (await in_thread(versions_of, kind, ids)).items():
+                if version > self.latest.get((kind, pk), 0):
+                    await self.publish(kind, pk, version, True)
+
+
+hub = Hub()
+
+
+# --- the change feed ----------------------------------------------------------------------
+
+
+class Feed:
+    """Reads the changes of every app server and hands them to the hub."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+
+    def start(self) -> None:
+        run = self.listen if connection.vendor == "postgresql" else self.watch
+        self.task = asyncio.get_running_loop().create_task(run())
+
+    async def stop(self) -> None:
+        if self.task:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    # SQLite: one query for every change since the last one seen.
+    async def watch(self) -> None:
+        interval = settings.LIVE_POLL_INTERVAL
+        last = await in_thread(_last_change, pool=_watcher)
+        self.connected.set()
+        pruned = time.monotonic()
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                rows = await in_thread(_changes_after, last, pool=_watcher)
+            except Exception:
+                log.exception("the change feed could not be read; trying again")
+                await asyncio.sleep(1)
+                continue
+            for pk, kind, object_id, version, revoked in rows:
+                last = max(last, pk)
+                await hub.publish(kind, object_id, version, bool(revoked))
+            if time.monotonic() - pruned > 60:
+                pruned = time.monotonic()
+                with contextlib.suppress(Exception):
+                    await in_thread(_prune, last, pool=_watcher)
+
+    # PostgreSQL: LISTEN on a connection of its own; a lost one is opened again.
+    async def listen(self) -> None:
+        import psycopg
+
+        first = True
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(**_conninfo(), autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        self.reconnects += 1
+                        await hub.catch_up()
+                    first = False
+                    self.connected.set()
+                    async for note in conn.notifies():
+                        kind, pk, version, revoked = note.payload.split(":")
+                        await hub.publish(kind, int(pk), int(version), revoked == "1")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.connected.clear()
+                log.warning("the change feed's connection was lost (%s); opening it again", exc)
+                await asyncio.sleep(0.5 + random.random())
+
+
+def _last_change() -> int:
+    return LiveChange.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+
+
+def _changes_after(last: int) -> list[tuple]:
+    return list(
+        LiveChange.objects.filter(pk__gt=last)
+        .order_by("pk")
+        .values_list("pk", "kind", "object_id", "version", "revoked")[:5000]
+    )
+
+
+def _prune(last: int) -> None:
+    LiveChange.objects.filter(pk__lte=last - 10_000).delete()
+
+
+def _conninfo() -> dict[str, Any]:
+    db = settings.DATABASES["default"]
+    info = {
+        "dbname": db["NAME"],
+        "user": db.get("USER") or None,
+        "password": db.get("PASSWORD") or None,
+        "host": db.get("HOST") or None,
+        "port": db.get("PORT") or None,
+        "application_name": "scorepad-live",
+    }
+    return {k: v for k, v in info.items() if v is not None}
+
+
+feed = Feed()
+
+
+# --- the ASGI app --------------------------------------------------------------------------
+
+
+def client_address(scope: dict) -> str:
+    hops = settings.TRUSTED_PROXY_HOPS
+    if hops:
+        for name, value in scope.get("headers", []):
+            if name == b"x-forwarded-for":
+                parts = [p.strip() for p in value.decode("latin-1").split(",") if p.strip()]
+                if len(parts) >= hops:
+                    return parts[-hops]
+    client = scope.get("client")
+    return client[0] if client else "?"
+
+
+def _header(scope: dict, wanted: bytes) -> str:
+    for name, value in scope.get("headers", []):
+        if name == wanted:
+            return value.decode("latin-1")
+    return ""
+
+
+def _cors(scope: dict) -> list[tuple[bytes, bytes]]:
+    """The page and its stream may be on two ports of one host: the page's origin may read
+    the stream when its host is one this site serves."""
+    origin = _header(scope, b"origin")
+    if not origin:
+        return []
+    host = origin.split("://", 1)[-1]
+    domain, _port = split_domain_port(host)
+    if domain and validate_host(domain, settings.ALLOWED_HOSTS):
+        return [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+    return []
+
+
+async def _plain(send, status: int, text: str, extra=()) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"cache-control", b"no-store"),
+                *extra,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+def _retry_ms() -> int:
+    low, high = settings.LIVE_RETRY_MS
+    return random.randint(low, high)
+
+
+async def app(scope: dict, receive, send) -> None:
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+        return
+    if scope["type"] != "http":
+        return
+    if scope["method"] not in ("GET", "HEAD"):
+        await _plain(send, 405, "GET only", [(b"allow", b"GET")])
+        return
+    path = scope["path"]
+    if path == "/live/health":
+        await _plain(send, 200, f"{hub.count} streams\n")
+        return
+    match = TOKEN.match(path)
+    if not match:
+        await _plain(send, 404, "Not found")
+        return
+    cors = _cors(scope)
+    address = client_address(scope)
+    retry_after = [(b"retry-after", str(random.randint(20, 60)).encode())]
+    if hub.count >= max_streams():
+        await _plain(send, 503, "Too many live streams; the page asks instead.", retry_after + cors)
+        return
+    if hub.by_address[address] >= settings.LIVE_PER_ADDRESS:
+        await _plain(send, 429, "Too many live streams from this address.", retry_after + cors)
+        return
+    hub.count += 1
+    hub.by_address[address] += 1
+    try:
+        await _stream(scope, receive, send, KINDS[match[1]], match[2], address, cors)
+    finally:
+        hub.count -= 1
+        hub.by_address[address] -= 1
+        if not hub.by_address[address]:
+            del hub.by_address[address]
+
+
+async def _stream(scope, receive, send, kind, token, address, cors) -> None:
+    try:
+        found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
+    except Exception:
+        log.exception("a stream could not check its link")
+        await _plain(send, 503, "The database does not answer.", [(b"retry-after", b"10")])
+        return
+    if found is None:
+        # A dead link: the page stops asking.
+        await _plain(send, 204, "", cors)
+        return
+    pk, version = found
+    stream = Stream(kind, token, pk, version, address)
+    if kind == "e":
+        stream.games = await in_thread(evening_games, pk)
+    # A change between the query and now reached the hub: take it.
+    stream.version = max(version, hub.latest.get((kind, pk), 0))
+    for gid in stream.games:
+        stream.games[gid] = max(stream.games[gid], hub.latest.get(("g", gid), 0))
+    hub.add(stream)
+    hub.opened += 1
+    try:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/event-stream; charset=utf-8"),
+                    (b"cache-control", b"no-store"),
+                    (b"x-accel-buffering", b"no"),
+                    *cors,
+                ],
+            }
+        )
+        if scope["method"] == "HEAD":
+            await send({"type": "http.response.body", "body": b""})
+            return
+        first = f"retry: {_retry_ms()}\n" + _event(stream)
+        await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
+        gone = asyncio.get_running_loop().create_task(_disconnected(receive))
+        try:
+            await _follow(stream, send, gone)
+        finally:
+            gone.cancel()
+    finally:
+        hub.remove(stream)
+
+
+def _event(stream: Stream) -> str:
+    ident = stream.event_id()
+    return f"id: {ident}\nevent: version\ndata: {ident}\n\n"
+
+
+async def _disconnected(receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+async def _follow(stream: Stream, send, gone: asyncio.Task) -> None:
+    heartbeat = settings.LIVE_HEARTBEAT
+    ends = time.monotonic() + settings.LIVE_LIFETIME * (0.9 + 0.2 * random.random())
+    sent = stream.event_id()
+    closing = asyncio.ensure_future(hub.closing.wait()) if hub.closing else None
+    try:
+        await _loop(stream, send, gone, closing, heartbeat, ends, sent)
+    finally:
+        if closing:
+            closing.cancel()
+    with contextlib.suppress(Exception):  # a phone that left hears nothing more
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def _loop(stream, send, gone, closing, heartbeat, ends, sent) -> None:
+    while not gone.done():
+        left = ends - time.monotonic()
+        if left <= 0:
+            break
+        waiter = asyncio.ensure_future(stream.wake.wait())
+        waits = {waiter, gone, closing} if closing else {waiter, gone}
+        done, _pending = await asyncio.wait(
+            waits, timeout=min(heartbeat, left), return_when=asyncio.FIRST_COMPLETED
+        )
+        waiter.cancel()
+        if gone in done or (closing and closing in done):
+            return
+        stream.wake.clear()
+        if stream.replaced:
+            body = "event: replaced\ndata: replaced\n\n"
+            await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
+            return
+        ident = stream.event_id()
+        body = _event(stream) if ident != sent else ": still here\n\n"
+        if ident != sent:
+            sent = ident
+            hub.delivered += 1
+        await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
+
+
+def _end_streams_on_exit() -> None:
+    """uvicorn waits for the open streams before it stops: end them at once on its signal
+    (each phone reconnects after its ``retry:``, to this process started again)."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    closing = hub.closing = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(sig)
+
+        def handler(signum, frame, previous=previous):
+            loop.call_soon_threadsafe(closing.set)
+            if callable(previous):
+                previous(signum, frame)
+
+        signal.signal(sig, handler)
+
+
+async def _lifespan(receive, send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            limit = raise_open_files()
+            _end_streams_on_exit()
+            feed.start()
+            log.info("live streams: open-files limit %s, at most %s streams", limit, max_streams())
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await feed.stop()
+            await send({"type": "lifespan.shutdown.complete"})
+            return

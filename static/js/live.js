@@ -1,0 +1,110 @@
+/* Live updates: the page follows its stream (continental/live.py) instead of asking every 3 s.
+ *
+ * An element with data-live (the sheet's #table-bar, the evening's #evening-live) names the
+ * stream; data-live-port, when set, is the stream process's port on this page's host. Each
+ * event carries the version the page should show: a newer one fetches the sheet at once
+ * with the sheet's own request (the .poll element's, which table.js answers as before), or
+ * the evening's content. While the stream is held the 3 s polls are dropped but one every
+ * SAFETY_MS; without EventSource, or when no first event comes within FIRST_MS (a proxy that
+ * buffers), or when the stream is refused, the page polls as before.
+ */
+(function () {
+  "use strict";
+  var FIRST_MS = 4000;
+  var SAFETY_MS = 30000;
+  var doc = document;
+  var state = { open: false, lastPoll: 0, live: false };
+  window.scorepadLive = state; // for the tests and the bench: is the stream held?
+
+  function shownVersion() {
+    var poll = doc.querySelector("#sheet .poll");
+    return poll ? poll.dataset.version : null;
+  }
+
+  function fetchSheet() {
+    var poll = doc.querySelector("#sheet .poll");
+    if (!poll || !window.htmx) return;
+    if (doc.visibilityState === "hidden") { state.pending = true; return; }
+    state.live = true;
+    window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
+    state.live = false;
+  }
+
+  function busy(main) {
+    var active = doc.activeElement;
+    return active && active !== doc.body && main.contains(active) && active.closest("form");
+  }
+
+  function fetchEvening(el) {
+    var main = doc.getElementById("main");
+    if (!main || !window.htmx) return;
+    if (busy(main) || doc.visibilityState === "hidden") { state.pending = true; return; }
+    window.htmx.ajax("GET", el.dataset.url || location.pathname, { target: "#main", select: "#main", swap: "outerHTML" });
+  }
+
+  function say(text) {
+    var box = doc.getElementById("live-status");
+    if (!box) return;
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  function follow(el) {
+    var port = el.dataset.livePort;
+    var base = port ? location.protocol + "//" + location.hostname + ":" + port : "";
+    var isGame = el.id === "table-bar";
+    var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || ""));
+    var first = setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
+    source.addEventListener("version", function (event) {
+      clearTimeout(first);
+      state.open = true;
+      if (isGame) {
+        var shown = parseInt(shownVersion(), 10);
+        if (!(parseInt(event.data, 10) <= shown)) fetchSheet();
+      } else {
+        var current = doc.querySelector("[data-live]");
+        if (current && current.dataset.liveId !== event.data) fetchEvening(current);
+      }
+    });
+    source.addEventListener("replaced", function () {
+      source.close();
+      state.open = false;
+      if (isGame) fetchSheet(); // the sheet's own request answers 286: table.js says so
+      else say(el.dataset.replaced || "");
+    });
+    source.onerror = function () {
+      state.open = false; // polls meanwhile; EventSource reconnects by itself
+      if (source.readyState === EventSource.CLOSED) {
+        clearTimeout(first);
+        // Refused (a dead link, too many streams): ask again later, poll meanwhile.
+        setTimeout(function () { if (doc.contains(el)) follow(el); }, 60000 + Math.random() * 60000);
+      }
+    };
+  }
+
+  function start() {
+    var el = doc.querySelector("[data-live]");
+    if (!el || !window.EventSource) return;
+    follow(el);
+    doc.body.addEventListener("htmx:beforeRequest", function (event) {
+      var elt = event.detail.elt;
+      if (!state.open || state.live || !elt || !elt.classList || !elt.classList.contains("poll")) return;
+      var now = Date.now();
+      if (now - state.lastPoll < SAFETY_MS) event.preventDefault();
+      else state.lastPoll = now;
+    });
+    function later() {
+      if (doc.visibilityState !== "visible" || !state.pending) return;
+      state.pending = false;
+      var current = doc.querySelector("[data-live]");
+      if (current && current.id === "table-bar") fetchSheet();
+      else if (current) fetchEvening(current);
+    }
+    // What waited for the page to be seen again, or for the form being filled to be left.
+    doc.addEventListener("visibilitychange", later);
+    doc.addEventListener("focusout", function () { setTimeout(later, 0); });
+  }
+
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,234 @@
+"""The live streams (continental/live.py) in a real stream process on the test database:
+each change reaches the open streams, a reconnect catches up, a replaced link ends its
+stream, the limits answer cleanly; on PostgreSQL a lost LISTEN connection comes back and
+two stream processes push each other's changes. Runs on SQLite, and on PostgreSQL with
+DATABASE_URL set."""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from scorepad.models import Evening, EveningGame, Game, LiveChange
+from tests.factories import ACTOR, GameFactory, record_classic
+from tests.live_process import Events, StreamProcess
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+on_postgres = pytest.mark.skipif(
+    "connection.vendor != 'postgresql'", reason="PostgreSQL's LISTEN/NOTIFY"
+)
+
+
+@pytest.fixture(autouse=True)
+def streams_closed():
+    yield
+    Events.close_all()
+
+
+@pytest.fixture
+def stream_process():
+    with StreamProcess() as process:
+        yield process
+
+
+def game_path(game: Game, token: str | None = None) -> str:
+    return f"/live/games/{token or game.viewer_token}"
+
+
+def next_version(events: Events, timeout: float = 10) -> str:
+    kind, ident, data = events.next(timeout)
+    assert kind == "version", (kind, ident, data)
+    assert ident == data
+    return ident
+
+
+def test_a_stream_begins_with_the_version_and_pushes_each_change(stream_process):
+    game = GameFactory()
+    events = Events(stream_process.url, game_path(game))
+    assert events.status == 200
+    assert events.headers["Content-Type"].startswith("text/event-stream")
+    assert events.headers["Cache-Control"] == "no-store"
+    assert events.headers["X-Accel-Buffering"] == "no"  # nginx passes it on at once
+    assert next_version(events) == "1"
+    record_classic(game, 0)
+    assert next_version(events) == "2"
+    record_classic(game, 1)
+    assert next_version(events) == "3"
+    events.close()
+
+
+def test_the_editor_link_follows_the_same_game(stream_process):
+    game = GameFactory()
+    events = Events(stream_process.url, game_path(game, game.editor_token))
+    assert next_version(events) == "1"
+    record_classic(game, 2)
+    assert next_version(events) == "2"
+
+
+def test_a_reconnect_after_a_restart_of_the_stream_process_catches_up_at_once():
+    game = GameFactory()
+    process = StreamProcess().start()
+    try:
+        events = Events(process.url, game_path(game))
+        assert next_version(events) == "1"
+        process.stop()
+        assert events.next()[0] == "closed"
+        record_classic(game, 0)  # while no stream process runs
+        record_classic(game, 1)
+        process = StreamProcess(port=process.port).start()
+        again = Events(process.url, game_path(game), {"Last-Event-ID": "1"})
+        assert next_version(again, timeout=3) == "3"
+        record_classic(game, 2)
+        assert next_version(again) == "4"
+    finally:
+        process.stop()
+
+
+def test_each_stream_says_when_to_reconnect_with_jitter(stream_process):
+    game = GameFactory()
+    waits = set()
+    for _ in range(6):
+        events = Events(stream_process.url, game_path(game))
+        assert next_version(events) == "1"  # after the retry line
+        waits.add(events.retry)
+        events.close()
+    assert all(100 <= w <= 300 for w in waits)
+    assert len(waits) > 1  # spread: a restart does not bring every phone back at once
+
+
+def test_a_replaced_link_ends_its_stream_with_a_named_event(stream_process):
+    game = GameFactory()
+    viewer = Events(stream_process.url, game_path(game))
+    editor = Events(stream_process.url, game_path(game, game.editor_token))
+    assert next_version(viewer) == next_version(editor) == "1"
+    game.replace_link("viewer", version=1, once="replace-1", actor=ACTOR)
+    # The change raises the version, then replaces the link: the version may come first.
+    kind = viewer.next()[0]
+    if kind == "version":
+        kind = viewer.next()[0]
+    assert kind == "replaced"
+    assert viewer.next()[0] == "closed"
+    # The editor link still works: its stream goes on with the new version.
+    assert next_version(editor) == "2"
+
+
+def test_a_dead_link_gets_no_stream(stream_process):
+    events = Events(stream_process.url, "/live/games/" + "x" * 24)
+    assert events.status == 204  # EventSource stops; the page's poll says the link is dead
+    assert Events(stream_process.url, "/live/nothing").status == 404
+
+
+def test_heartbeats_keep_an_unchanged_stream_open():
+    game = GameFactory()
+    with StreamProcess(LIVE_HEARTBEAT="0.2") as process:
+        events = Events(process.url, game_path(game))
+        assert next_version(events) == "1"
+        kinds = [events.next(skip_comments=False)[0] for _ in range(3)]
+        assert kinds == ["comment"] * 3
+
+
+def test_a_stream_ends_after_its_lifetime_and_the_reconnect_catches_up():
+    game = GameFactory()
+    with StreamProcess(LIVE_LIFETIME="0.5") as process:
+        events = Events(process.url, game_path(game))
+        assert next_version(events) == "1"
+        assert events.next(timeout=5)[0] == "closed"
+
+
+def test_an_evening_stream_follows_its_games_deals_and_its_own_changes(stream_process):
+    first, second = GameFactory(), GameFactory()
+    evening = Evening.objects.create(stake=Decimal("0.10"))
+    EveningGame.objects.create(evening=evening, game=first, stake=Decimal("0.10"), position=1)
+    events = Events(stream_process.url, f"/live/evenings/{evening.viewer_token}")
+    assert next_version(events) == "1.1"
+    record_classic(first, 0)  # its money changes
+    assert next_version(events) == "1.2"
+    record_classic(second, 0)  # not one of its games: nothing
+    Evening.objects.filter(pk=evening.pk).update(version=2)
+    EveningGame.objects.create(evening=evening, game=second, stake=Decimal("0.10"), position=2)
+    Evening.objects.filter(pk=evening.pk).update(version=3)
+    assert next_version(events) in ("2.2", "3.4")
+    record_classic(second, 1)
+    assert events.next()[1] in ("3.4", "3.5")
+
+
+def test_the_page_of_an_allowed_host_may_read_the_stream_from_another_port(stream_process):
+    game = GameFactory()
+    allowed = Events(stream_process.url, game_path(game), {"Origin": "http://localhost:8000"})
+    assert allowed.headers["Access-Control-Allow-Origin"] == "http://localhost:8000"
+    other = Events(stream_process.url, game_path(game), {"Origin": "http://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_streams_per_client_address_are_limited_with_429_and_retry_after():
+    game = GameFactory()
+    with StreamProcess(LIVE_PER_ADDRESS="3") as process:
+        held = [Events(process.url, game_path(game)) for _ in range(3)]
+        assert [e.status for e in held] == [200, 200, 200]
+        refused = Events(process.url, game_path(game))
+        assert refused.status == 429
+        assert 20 <= int(refused.headers["Retry-After"]) <= 60
+        held[0].close()
+        time.sleep(0.5)
+        assert Events(process.url, game_path(game)).status == 200
+
+
+def test_streams_stop_cleanly_before_the_open_files_limit():
+    """With a hard limit of 100 open files the process keeps 64 for itself: the 37th stream
+    is refused with 503 and Retry-After, and the process goes on serving the others."""
+    game = GameFactory()
+    with StreamProcess(nofile=100) as process:
+        held = [Events(process.url, game_path(game)) for _ in range(36)]
+        assert {e.status for e in held} == {200}
+        refused = Events(process.url, game_path(game))
+        assert refused.status == 503
+        assert int(refused.headers["Retry-After"]) >= 20
+        record_classic(game, 0)
+        assert next_version(held[0]) == "1"
+        assert next_version(held[0]) == "2"
+        assert next_version(held[-1]) == "1"
+        assert next_version(held[-1]) == "2"
+        for events in held:
+            events.close()
+
+
+@pytest.mark.skipif("connection.vendor != 'sqlite'", reason="the SQLite watcher's table")
+def test_on_sqlite_each_change_writes_one_feed_row_in_its_transaction(db):
+    game = GameFactory()
+    before = LiveChange.objects.count()
+    record_classic(game, 0)
+    rows = list(LiveChange.objects.values_list("kind", "object_id", "version", "revoked"))
+    assert len(rows) == before + 1
+    assert rows[-1] == ("g", game.pk, 2, False)
+
+
+@on_postgres
+def test_on_postgresql_a_lost_listen_connection_comes_back_and_catches_up(stream_process):
+    game = GameFactory()
+    events = Events(stream_process.url, game_path(game))
+    assert next_version(events) == "1"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'scorepad-live' AND datname = current_database()"
+        )
+        assert cursor.fetchall()  # it was there
+    record_classic(game, 0)  # while the feed is down: nothing is notified to it
+    assert next_version(events, timeout=10) == "2"  # the catch-up after it is back
+    record_classic(game, 1)
+    assert next_version(events) == "3"
+
+
+@on_postgres
+def test_on_postgresql_two_stream_processes_push_each_others_changes():
+    game = GameFactory()
+    with StreamProcess() as one, StreamProcess() as two:
+        a = Events(one.url, game_path(game))
+        b = Events(two.url, game_path(game, game.editor_token))
+        assert next_version(a) == next_version(b) == "1"
+        record_classic(game, 0)  # one write, by any app server
+        assert next_version(a) == next_version(b) == "2"

@@ -1,0 +1,143 @@
+"""Live push in Chromium (static/js/live.js): with the stream process running, a phone shows
+another phone's deal through its stream, not its 3 s polls; an evening page follows its
+games; a replaced link is said; and the old polling takes over when streams are off or a
+proxy holds the stream back."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad.models import Evening, EveningGame
+from tests.factories import ACTOR, GameFactory, record_classic
+from tests.live_process import StreamProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def streams(settings, live_server):
+    with StreamProcess() as process:
+        settings.LIVE_STREAMS = True
+        settings.LIVE_PORT = str(process.port)
+        yield process
+
+
+@pytest.fixture
+def phones(browser, live_server):
+    from tests.e2e.conftest import PHONE
+
+    opened = []
+
+    def open_phone():
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        phone = context.new_page()
+        phone.set_default_timeout(10_000)
+        phone.versions = []  # the sheet's own version requests (polls and fetches)
+        phone.on(
+            "request", lambda r: phone.versions.append(r.url) if "/version?" in r.url else None
+        )
+        opened.append(context)
+        return phone
+
+    yield open_phone
+    for context in opened:
+        context.close()
+
+
+def stream_held(phone) -> None:
+    phone.wait_for_function("window.scorepadLive && window.scorepadLive.open")
+
+
+def test_two_phones_see_each_others_deals_through_the_stream(streams, phones, live_server):
+    game = GameFactory(players=["Anna", "Ben", "Cleo"])
+    editor, viewer = phones(), phones()
+    editor.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    viewer.goto(f"{live_server.url}/en/games/{game.viewer_token}/")
+    stream_held(editor)
+    stream_held(viewer)
+    asked_before = len(viewer.versions)
+    editor.get_by_role("link", name="Record deal 1").click()
+    editor.locator(".deal-form label.chip", has_text="Ben").first.click()
+    editor.get_by_role("button", name="Save").click()
+    expect(editor.locator("#game .messages")).to_contain_text("Deal 1 recorded.")
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(1)
+    record_classic(game, 2)  # a third phone records deal 2: both follow
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(2)
+    expect(editor.locator(".sheet tbody tr")).to_have_count(2)
+    # The viewer asked for the sheet once per change, not every 3 s meanwhile.
+    assert len(viewer.versions) - asked_before <= 2 + 1  # two changes, one safety poll
+    assert viewer.evaluate("window.scorepadLive.open")
+
+
+def test_a_replaced_link_is_said_on_the_phone_that_follows_it(streams, phones, live_server):
+    game = GameFactory(players=["Anna", "Ben"])
+    viewer = phones()
+    viewer.goto(f"{live_server.url}/en/games/{game.viewer_token}/")
+    stream_held(viewer)
+    game.replace_link("viewer", version=game.version, once="replace-e2e", actor=ACTOR)
+    expect(viewer.get_by_text("This link was replaced on another phone")).to_be_visible()
+
+
+def test_an_evening_page_follows_the_deals_of_its_games(streams, phones, live_server):
+    game = GameFactory(players=["Anna", "Ben"])
+    evening = Evening.objects.create(stake=Decimal("0.10"), name="Friday")
+    EveningGame.objects.create(evening=evening, game=game, stake=Decimal("0.10"), position=1)
+    phone = phones()
+    phone.goto(f"{live_server.url}/en/evenings/{evening.viewer_token}/")
+    stream_held(phone)
+    before = phone.locator(".sheet tbody").inner_text()
+    record_classic(game, 0, jokers=1)  # Anna goes out: Ben pays, the money changes
+    expect(phone.locator("[data-live-id]")).to_have_attribute("data-live-id", "1.2")
+    assert phone.locator(".sheet tbody").inner_text() != before
+
+
+def test_with_streams_off_the_phones_poll_as_before(phones, live_server, settings):
+    settings.LIVE_STREAMS = False
+    game = GameFactory(players=["Anna", "Ben"])
+    viewer = phones()
+    viewer.goto(f"{live_server.url}/en/games/{game.viewer_token}/")
+    assert viewer.locator("[data-live]").count() == 0
+    record_classic(game, 1)
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(1)
+    assert not viewer.evaluate("window.scorepadLive")  # live.js is not even loaded
+
+
+@pytest.fixture
+def buffering_proxy():
+    """A port that takes the stream's request and never answers: a proxy that buffers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held = []
+
+    def accept():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+    for conn in held:
+        conn.close()
+
+
+def test_a_stream_a_proxy_holds_back_falls_back_to_polling(
+    phones, live_server, settings, buffering_proxy
+):
+    settings.LIVE_STREAMS = True
+    settings.LIVE_PORT = str(buffering_proxy)
+    game = GameFactory(players=["Anna", "Ben"])
+    viewer = phones()
+    viewer.goto(f"{live_server.url}/en/games/{game.viewer_token}/")
+    record_classic(game, 1)
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(1)  # by its 3 s polls
+    assert not viewer.evaluate("window.scorepadLive.open")
