@@ -1,10 +1,11 @@
 /* Live updates: the page follows its stream (continental/live.py) instead of asking every 3 s.
  *
- * An element with data-live (the sheet's #table-bar, the evening's #evening-live) names the
- * stream; data-live-port, when set, is the stream process's port on this page's host. Each
+ * An element with data-live (the sheet's #table-bar, the evening's #evening-live, table
+ * mode's #tm-live) names the stream; data-live-port, when set, is the stream process's port on this page's host. Each
  * event carries the version the page should show: a newer one fetches the sheet at once
  * with the sheet's own request (the .poll element's, which table.js answers as before), or
- * the evening's content. While the stream is held the 3 s polls are dropped but one every
+ * the evening's content; table mode (data-live-poll) sends its own version check, which
+ * answers 204 when nothing it shows changed. While the stream is held the 3 s polls are dropped but one every
  * SAFETY_MS; without EventSource, or when no first event comes within FIRST_MS (a proxy that
  * buffers), or when the stream is refused, the page polls as before.
  */
@@ -42,6 +43,21 @@
     window.htmx.ajax("GET", el.dataset.url || location.pathname, { target: "#main", select: "#main", swap: "outerHTML" });
   }
 
+  function fetchPolled(el) {
+    var poll = doc.querySelector(el.dataset.livePoll);
+    if (!poll || !window.htmx) return;
+    if (doc.visibilityState === "hidden") { state.pending = true; return; }
+    state.live = true;
+    window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: poll.getAttribute("hx-target"), swap: "outerHTML" });
+    state.live = false;
+  }
+
+  function refresh(el) {
+    if (el.id === "table-bar") fetchSheet();
+    else if (el.dataset.livePoll) fetchPolled(el);
+    else fetchEvening(el);
+  }
+
   function say(text) {
     var box = doc.getElementById("live-status");
     if (!box) return;
@@ -53,6 +69,7 @@
     var port = el.dataset.livePort;
     var base = port ? location.protocol + "//" + location.hostname + ":" + port : "";
     var isGame = el.id === "table-bar";
+    var polled = Boolean(el.dataset.livePoll);
     var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || ""));
     var first = setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
     source.addEventListener("version", function (event) {
@@ -61,6 +78,10 @@
       if (isGame) {
         var shown = parseInt(shownVersion(), 10);
         if (!(parseInt(event.data, 10) <= shown)) fetchSheet();
+      } else if (polled) {
+        // Its own check says whether what it shows changed (204 when not): the first event
+        // too, since a change may have come between the page and its stream.
+        fetchPolled(el);
       } else {
         var current = doc.querySelector("[data-live]");
         if (current && current.dataset.liveId !== event.data) fetchEvening(current);
@@ -70,6 +91,7 @@
       source.close();
       state.open = false;
       if (isGame) fetchSheet(); // the sheet's own request answers 286: table.js says so
+      else if (polled) fetchPolled(el); // its version check answers 286: the polls stop
       else say(el.dataset.replaced || "");
     });
     source.onerror = function () {
@@ -97,8 +119,7 @@
       if (doc.visibilityState !== "visible" || !state.pending) return;
       state.pending = false;
       var current = doc.querySelector("[data-live]");
-      if (current && current.id === "table-bar") fetchSheet();
-      else if (current) fetchEvening(current);
+      if (current) refresh(current);
     }
     // What waited for the page to be seen again, or for the form being filled to be left.
     doc.addEventListener("visibilitychange", later);

@@ -34,7 +34,7 @@
     function selectText() {
       field.focus();
       field.select();
-      var done = false;
+      var done;
       try { done = doc.execCommand && doc.execCommand("copy"); } catch (e) { done = false; }
       said.textContent = done ? copy.dataset.done : copy.dataset.selected;
     }

@@ -5,6 +5,7 @@ proxy holds the stream back."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 from decimal import Decimal
@@ -141,3 +142,21 @@ def test_a_stream_a_proxy_holds_back_falls_back_to_polling(
     record_classic(game, 1)
     expect(viewer.locator(".sheet tbody tr")).to_have_count(1)  # by its 3 s polls
     assert not viewer.evaluate("window.scorepadLive.open")
+
+
+def test_table_mode_follows_the_stream_not_its_polls(streams, phones, live_server):
+    """The screen in the middle of the table shows a deal through the stream; its own 3 s
+    version checks stop while the stream is held (one safety check every 30 s)."""
+    game = GameFactory(players=["Anna", "Ben", "Cleo"])
+    screen = phones()
+    checks = []
+    screen.on("request", lambda r: checks.append(r.url) if "/table/version?" in r.url else None)
+    screen.goto(f"{live_server.url}/de/games/{game.viewer_token}/table/")
+    stream_held(screen)
+    screen.wait_for_timeout(500)  # the first event's check, made when the stream opened
+    asked_before = len(checks)
+    record_classic(game, 1)  # Ben goes out on another phone
+    expect(screen.locator(".tm-deal")).to_have_text(re.compile(r"\b2\b"))  # next: deal 2
+    screen.wait_for_timeout(7000)  # two 3 s checks would have gone meanwhile
+    assert len(checks) - asked_before <= 2, checks  # the change's check (and a safety one)
+    assert screen.evaluate("window.scorepadLive.open")
