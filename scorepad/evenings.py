@@ -27,7 +27,6 @@ from django.utils.translation import gettext
 from rules.engine.evening import EveningGame as GameMoney
 from rules.engine.evening import Ledger, ledger
 from rules.engine.scoring import ScoreError, Standing
-from rules.facts import NAMES
 
 from . import charts
 from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
@@ -269,7 +268,3 @@ def build_evening(evening: Evening) -> EveningPage:
         carry={k: (names[k], persons[k], cents) for k, cents in book.carry().items()},
         in_progress=sum(1 for e in entries if not e.game.is_finished),
     )
-
-
-def game_label(game: Game) -> str:
-    return str(NAMES[game.variant_id])

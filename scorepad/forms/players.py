@@ -8,6 +8,8 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from rules.engine.variants import CLASSIC
+
 from ..models import Game, Seat
 from .change import VersionedChange
 from .data import small_int
@@ -49,7 +51,7 @@ class JoinForm(ChangeForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         playing = [s for s in self.seats if s.active]
-        self.penalties = self.game.variant_id != "classic"
+        self.penalties = self.game.variant_id != CLASSIC
         totals = [s.total for s in playing] or [0]
         self.worst = max(totals)
         self.average = round(sum(totals) / len(totals) / 5) * 5 if self.penalties else 0
