@@ -37,10 +37,24 @@ def circle_with_a_year():
     return circle, romme.finished_at.year
 
 
-@pytest.mark.parametrize(("scheme", "lang"), [("light", "de"), ("dark", "pl")])
-def test_the_year_is_a_tap_away_and_fits_a_phone(browser, live_server, scheme, lang):
+LANDSCAPE = {"width": 1280, "height": 720}
+
+
+@pytest.mark.parametrize(
+    ("scheme", "lang", "viewport"),
+    [
+        ("light", "de", PHONE),
+        ("dark", "pl", PHONE),
+        ("light", "es", LANDSCAPE),
+        ("dark", "de", LANDSCAPE),
+    ],
+)
+def test_the_year_is_a_tap_away_and_fits_the_screen(browser, live_server, scheme, lang, viewport):
+    """On a phone upright and on a 1280 × 720 screen in landscape, light and dark, with axe."""
+    from tests.e2e.test_accessibility import axe_violations
+
     circle, year = circle_with_a_year()
-    context = browser.new_context(viewport=PHONE, color_scheme=scheme, java_script_enabled=False)
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{live_server.url}/{lang}/circles/{circle.viewer_token}/")
     page.locator(".years a", has_text=str(year)).click()
@@ -54,5 +68,8 @@ def test_the_year_is_a_tap_away_and_fits_a_phone(browser, live_server, scheme, l
     assert look["colour"] != look["background"], look
     expect(page.locator("form")).to_have_count(0)  # nothing on it changes anything
     SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"circle-year-{scheme}.png"), full_page=True)
+    shot = f"circle-year-{scheme}-{viewport['width']}.png"
+    page.screenshot(path=str(SCREENSHOTS / shot), full_page=True)
     context.close()
+    url = f"{live_server.url}/{lang}/circles/{circle.viewer_token}/year/{year}/"
+    assert axe_violations(browser, url, scheme, viewport) == []
