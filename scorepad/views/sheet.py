@@ -48,7 +48,9 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 @private_to_editors
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
-    rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
+    rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link.
+    A plain viewer's fresh sheet (``board.plain_viewer``) is kept whole per version and
+    language: the other viewers' phones get it from two queries."""
     found = Game.objects.by_token(token).order_by().values_list("pk", "version", "editor_token")
     row = next(iter(found[:1]), None)
     if row is None:
