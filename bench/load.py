@@ -18,8 +18,9 @@ page, then, as htmx does, polls the live update every 2 s while its screen is on
 The editor phone records a deal about every 60 s through the real deal form: it opens the
 form (htmx), two previews while the points are entered, the POST, the sheet it is
 redirected to; each other phone then gets the new sheet from its next live update. After
-every version it showed, the editor phone fetches the deal-new form and the last three
-deals' edit forms once (table.js's prefetch, with the HX-Request header). A few checker
+every version it showed, the editor phone fetches the edit forms of those of the last three
+deals that the sheet cannot correct itself (no ``data-values``) once (table.js's prefetch,
+with the HX-Request header): in a game being played, none. A few checker
 calls (one per table every ``--checker-every`` seconds on average) and a bare page every
 0.1 s run side by side. Real time, not compressed: every table's first deal falls at a
 random moment of its first minute, so the deal rate is right from the start, and only the
@@ -211,9 +212,18 @@ def make_game(env: dict[str, str], players: int = 6, deals: int = 20) -> dict:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+    """A free loopback port; within BENCH_PORTS ("18200-18299") when that is set (a machine
+    shared by several people, each with a range of their own)."""
+    low, _, high = os.environ.get("BENCH_PORTS", "").partition("-")
+    candidates = range(int(low), int(high or low) + 1) if low else [0]
+    for port in candidates:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((HOST, port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError(f"no free port in BENCH_PORTS={os.environ['BENCH_PORTS']}")
 
 
 class Gunicorn:
@@ -254,7 +264,7 @@ class Gunicorn:
             raise
         return self
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 120.0) -> None:  # a busy shared machine is slow
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -687,7 +697,13 @@ class Evening:
 
 POLL_URL = re.compile(r'class="poll" hx-get="([^"]+)"[^>]*data-version="(\d+)"')
 DEAL_NEW_URL = re.compile(r'<a class="button big" href="([^"]+/deals/new/)"')
-EDIT_URL = re.compile(r'<th scope="row" class="num"><a href="([^"]+/deals/\d+/edit/)"')
+# A deal's correction link, and whether it carries its stored values (data-values): the
+# sheet's own form opens that correction without a connection, so table.js fetches only
+# the forms of the others.
+EDIT_URL = re.compile(
+    r'<th scope="row" class="num"><a href="([^"]+/deals/\d+/edit/)" hx-get="[^"]*"'
+    r"( data-values=)?"
+)
 
 
 def hidden_field(body: str, name: str) -> str | None:
@@ -788,7 +804,9 @@ class Phone:
             self.shown(answer.body)
 
     async def prefetch_forms(self, version: int, html: str) -> None:
-        urls = DEAL_NEW_URL.findall(html)[:1] + EDIT_URL.findall(html)[-3:]
+        # As table.js: the last three deals' corrections the sheet cannot open itself (the
+        # next deal's form is in the sheet too).
+        urls = [url for url, values in EDIT_URL.findall(html)[-3:] if not values]
         for url in urls:  # one after the other, as table.js fetches them
             key = f"{version} {url}"
             if key in self.prefetched:

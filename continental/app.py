@@ -11,11 +11,14 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   page of the language. Writes, the live update, the API and the exports always go to the
   network. Browsers run a service worker only over HTTPS or on localhost.
 - The page's script (``static/js/table.js``) shows the connection state, keeps the sheet's
-  latest state with the worker after every change (no extra request) and fetches the forms
-  of the last three deals once per version, so they open offline. The next deal's form is
-  in the sheet itself (``#offline-deal``, templates/scorepad/game.html), with or without a
-  service worker: offline, "Record deal" opens it, numbered after the deals the phone keeps,
-  with a one-time token the phone makes; the deals it keeps show as pending sheet rows.
+  latest state with the worker after every change (no extra request). The next deal's form
+  is in the sheet itself (``#offline-deal``, templates/scorepad/game.html), with or without
+  a service worker: offline, "Record deal" opens it, numbered after the deals the phone
+  keeps, with a one-time token the phone makes; the deals it keeps show as pending sheet
+  rows. The same form corrects a deal offline: each deal's link carries the deal as stored
+  (``data-values``) when that form fits it. Of the last three deals, only those whose link
+  carries none (an ended game's, a flagged deal, a deal of other players) have their forms
+  fetched once per version, so they open offline too; in a game being played, none is.
 - A write to a game that cannot reach the server is kept on the phone and sent in order
   when the connection is back (the outbox, ``static/js/outbox.js``: its design is in its
   header; ``scorepad/views/deals.py`` answers its posts in JSON). ``bench/chaos.py`` drives

@@ -198,10 +198,14 @@ def actor(request: HttpRequest, access: Access) -> Actor:
     return Actor(role=role, device=device(request))
 
 
-def resolve(request: HttpRequest, token: str, *, full: bool = True) -> Access:
+def resolve(request: HttpRequest, token: str, *, full: bool = True, lock: bool = False) -> Access:
     """The game behind a link and this phone's rights on it; 404 for an unknown link. With
-    ``full`` its sheet's rows come along."""
+    ``full`` its sheet's rows come along; with ``lock`` (inside a transaction) the game's
+    row is locked by the same query that reads it (PostgreSQL's FOR UPDATE; SQLite's
+    IMMEDIATE transaction holds the database's write lock already)."""
     found = Game.objects.by_token(token)
+    if lock:
+        found = found.select_for_update()
     game = (found.prefetch_related(*sheet_prefetch()) if full else found).one()
     if game is None:
         raise Http404("no game behind this link")
@@ -236,17 +240,25 @@ def one_writer(request: HttpRequest, rows: QuerySet) -> Iterator[None]:
 
 def game_view(*, editor: bool = False, full: bool = True):
     """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403. A
-    POST runs with the game locked (``one_writer``), the link resolved inside the lock."""
+    POST runs with the game locked as ``one_writer`` locks it, the link resolved by the
+    query that takes the lock."""
 
     def decorate(view):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            with one_writer(request, Game.objects.by_token(token)):
-                access = resolve(request, token, full=full)
-                if editor and not access.can_edit:
-                    return forbidden(request, access)
-                return view(request, access, *args, **kwargs)
+            if request.method != "POST":
+                return guarded(request, resolve(request, token, full=full), *args, **kwargs)
+            # One transaction whose first query reads and locks the game (``one_writer``'s
+            # lock and the link's lookup in one).
+            with transaction.atomic():
+                access = resolve(request, token, full=full, lock=True)
+                return guarded(request, access, *args, **kwargs)
+
+        def guarded(request: HttpRequest, access: Access, *args, **kwargs) -> HttpResponse:
+            if editor and not access.can_edit:
+                return forbidden(request, access)
+            return view(request, access, *args, **kwargs)
 
         return inner
 

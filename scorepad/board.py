@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.models import prefetch_related_objects
@@ -147,6 +148,37 @@ def board(
     if key is not None and still_at(access.game, version):
         _set(key, found)
     return found
+
+
+def viewer_key(game_pk: int, version: int) -> str:
+    """The whole live-update answer of a plain viewer (the viewer link, no session, no
+    message waiting): the same for every such phone at this version, in this language."""
+    return f"live:{STAMP}:{game_pk}:{version}:{get_language()}:viewer"
+
+
+def plain_viewer(request: HttpRequest) -> bool:
+    """A phone that has no session and no message waiting: what it is shown of a viewer link
+    depends on the game's version and the language only (no token, no CSRF token, no note
+    for its own phone, no message)."""
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and CookieStorage.cookie_name not in cookies
+
+
+def get_answer(key: str) -> str | None:
+    try:
+        blob = cache.get(key)
+    except DatabaseError:
+        log.warning("the viewer's answer could not be read from the cache; it is rendered")
+        return None
+    return None if blob is None else zlib.decompress(blob).decode()
+
+
+def keep_answer(key: str, html: str) -> None:
+    try:
+        with no_waiting():
+            cache.add(key, zlib.compress(html.encode(), 1), TIMEOUT)
+    except DatabaseError:
+        log.warning("the viewer's answer was not kept: the cache could not take it now")
 
 
 def still_at(game: Game, version: int) -> bool:

@@ -14,10 +14,10 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import F, Prefetch, Q
+from django.db.models import Exists, F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -474,26 +474,43 @@ class Game(models.Model):
         actor: Actor,
         kind: str,
         apply: Callable[[Game], dict[str, Any]],
+        rows: Rows | None = None,
     ) -> GameEvent:
         """Apply one change if the sheet is still at ``version`` and ``once`` was never used.
 
         ``apply`` makes the change inside the transaction (the game row is locked by the
         version bump) and returns the details kept in the history. Raises StaleVersion or
-        AlreadyDone, and then nothing is changed.
+        AlreadyDone, and then nothing is changed. ``rows``: the seats and deals as they
+        are after ``apply`` (``loaded_rows``, kept up to date by ``apply``), so the totals
+        are worked out without reading them again; None reads them.
+
+        The version bump asks for the unused token in the same statement; only when it
+        changes nothing is the token looked up, to tell "already done" from "stale".
         """
+        unused = ~Exists(GameEvent.objects.filter(form_token=once)) if once else Q()
+        try:
+            return self._change(version, once, actor, kind, apply, rows, unused)
+        except BaseException:
+            if rows is not None:  # rolled back: what ``apply`` changed in them is not stored
+                cache = getattr(self, "_prefetched_objects_cache", {})
+                cache.pop("deals", None)
+                cache.pop("seats", None)
+            raise
+
+    def _change(self, version, once, actor, kind, apply, rows, unused) -> GameEvent:
         try:
             with transaction.atomic():
-                bumped = Game.objects.filter(pk=self.pk, version=version).update(
+                bumped = Game.objects.filter(unused, pk=self.pk, version=version).update(
                     version=F("version") + 1, updated_at=timezone.now()
                 )
-                if once and GameEvent.objects.filter(form_token=once).exists():
-                    raise AlreadyDone
                 if not bumped:
+                    if once and GameEvent.objects.filter(form_token=once).exists():
+                        raise AlreadyDone
                     raise StaleVersion
                 details = apply(self)
-                totals = self.recompute_totals()
+                totals, deals = self.recompute_totals(rows)
                 reached = kind in ADDS_A_DEAL and not self.is_finished
-                if reached and self.target_reached(self.deal_count(), totals):
+                if reached and self.target_reached(deals, totals):
                     self.finish()
                     details["target"] = True
                 event = GameEvent.objects.create(
@@ -514,12 +531,31 @@ class Game(models.Model):
         self.version = version + 1
         return event
 
-    def recompute_totals(self) -> list[int]:
+    def loaded_rows(self, version: int) -> Rows | None:
+        """The seats and deals (with their scores) loaded with this game, when they are
+        certainly those of ``version``: the game was read at that version (every change
+        bumps the version in the transaction that changes the rows, and a version is never
+        used twice, so the rows read with a game found at ``version`` are that version's
+        once the bump from ``version`` succeeds); None when they were not loaded or the
+        game was read at another version."""
+        cache = getattr(self, "_prefetched_objects_cache", {})
+        if self.version != version or "seats" not in cache or "deals" not in cache:
+            return None
+        deals = list(cache["deals"])
+        if any("scores" not in getattr(d, "_prefetched_objects_cache", {}) for d in deals):
+            return None
+        return Rows(sorted(cache["seats"], key=lambda s: s.position), deals)
+
+    def recompute_totals(self, rows: Rows | None = None) -> tuple[list[int], int]:
         """Store each seat's total and place, from the engine's running totals and standings
-        (a player's starting balance included); return the totals in seating order."""
-        seats = list(self.seats.order_by("position"))
+        (a player's starting balance included); return the totals in seating order and the
+        number of deals. ``rows``: the seats and deals as they are now, else read."""
+        if rows is None:
+            seats = list(self.seats.order_by("position"))
+            deals = list(self.deals.prefetch_related("scores").order_by("number"))
+        else:
+            seats, deals = rows.seats, rows.deals
         positions = {s.pk: s.position for s in seats}
-        deals = list(self.deals.prefetch_related("scores").order_by("number"))
         classic = self.variant_id == CLASSIC
         per_deal = [deal.counted_scores(positions, classic) for deal in deals]
         order = [s.position for s in seats]
@@ -530,7 +566,7 @@ class Game(models.Model):
             seat.total = totals[seat.position]
             seat.place = places[seat.position]
         Seat.objects.bulk_update(seats, ["total", "place"])
-        return [totals[pos] for pos in order]
+        return [totals[pos] for pos in order], len(deals)
 
     # --- players who come and go -------------------------------------------------------------
     def playing_seats(self) -> list[Seat]:
@@ -604,20 +640,33 @@ class Game(models.Model):
 
     # --- the operations of the score pad ----------------------------------------------------
     def record_deal(self, result: DealResult, *, version: int, once: str, actor: Actor):
+        # The rows loaded with the game (its page's prefetch), when they are this version's:
+        # the new deal joins them, and neither its number nor the totals read them again.
+        rows = self.loaded_rows(version)
+
         def apply(game: Game) -> dict[str, Any]:
-            number = game.deal_count() + 1
+            number = (len(rows.deals) if rows else game.deal_count()) + 1
             if game.is_finished:
                 raise StaleVersion
             deal = Deal(game=game, number=number)
             game.check_result(result)
             deal.set_result(result)
             deal.save()
-            deal.save_scores(result)
+            scores = deal.save_scores(result)
+            if rows is not None:
+                # Django's own prefetch caches, filled as a prefetch would have filled them.
+                kept: Any = deal.scores.all()
+                kept._result_cache, kept._prefetch_done = scores, True
+                cast(Any, deal)._prefetched_objects_cache = {"scores": kept}
+                rows.deals.append(deal)
+                cast(Any, game)._prefetched_objects_cache["deals"]._result_cache = list(rows.deals)
             if game.is_complete(number):
                 game.finish()
             return {"deal_number": number, "after": deal.snapshot(result)}
 
-        return self.change(version=version, once=once, actor=actor, kind="recorded", apply=apply)
+        return self.change(
+            version=version, once=once, actor=actor, kind="recorded", apply=apply, rows=rows
+        )
 
     def edit_deal(
         self,
@@ -632,21 +681,36 @@ class Game(models.Model):
         """``replaced``: the values of another phone's correction this one overwrote, both
         having changed them (scorepad/conflicts.py), kept to tell that phone."""
 
+        rows = self.loaded_rows(version)
+
         def apply(game: Game) -> dict[str, Any]:
-            deal = game.deals.prefetch_related("scores__seat").get(number=number)
+            if rows is None:
+                deal = game.deals.prefetch_related("scores__seat").get(number=number)
+            else:
+                found = next((d for d in rows.deals if d.number == number), None)
+                if found is None:
+                    raise Deal.DoesNotExist(f"no deal {number}")
+                deal = found
+                by_pk = {s.pk: s for s in rows.seats}
+                for score in deal.scores.all():
+                    score.seat = by_pk[score.seat_id]
             before = deal.snapshot()
             game.check_result(result)
             deal.set_result(result)
             deal.updated_at = timezone.now()
             deal.save()
-            deal.scores.all().delete()
-            deal.save_scores(result)
+            DealScore.objects.filter(deal=deal).delete()
+            scores = deal.save_scores(result)
+            if rows is not None:
+                cast(Any, deal)._prefetched_objects_cache["scores"]._result_cache = scores
             details = {"deal_number": number, "before": before, "after": deal.snapshot(result)}
             if replaced:
                 details["replaced"] = replaced
             return details
 
-        return self.change(version=version, once=once, actor=actor, kind="edited", apply=apply)
+        return self.change(
+            version=version, once=once, actor=actor, kind="edited", apply=apply, rows=rows
+        )
 
     def delete_deal(self, number: int, *, version: int, once: str, actor: Actor, kind="deleted"):
         def apply(game: Game) -> dict[str, Any]:
@@ -746,6 +810,14 @@ class Actor:
     device: str = ""
 
 
+@dataclass
+class Rows:
+    """A game's seats (in seating order) and deals (in order, their scores prefetched)."""
+
+    seats: list[Seat]
+    deals: list[Deal]
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     # The seat's name belongs to its game; ``person``, in a circle's game only, says who of
@@ -824,9 +896,9 @@ class Deal(models.Model):
         self.payment = result.payment
         self.payment_rows = list(result.payment_rows)
 
-    def save_scores(self, result: DealResult) -> None:
+    def save_scores(self, result: DealResult) -> list[DealScore]:
         seats = {s.position: s for s in self.game.seats.all()}
-        DealScore.objects.bulk_create(
+        return DealScore.objects.bulk_create(
             DealScore(deal=self, seat=seats[pos], points=points)
             for pos, points in sorted(result.scores.items())
         )

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseStopPolling
 from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
-from .. import history
+from .. import board, history
 from ..access import (
     Access,
     actor,
@@ -51,21 +51,40 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 @private_to_editors
 def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
-    rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link."""
-    current = Game.objects.by_token(token).version()
-    if current is None:
+    rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link.
+    A plain viewer's fresh sheet (``board.plain_viewer``) is kept whole per version and
+    language: the other viewers' phones get it from two queries."""
+    found = Game.objects.by_token(token).order_by().values_list("pk", "version", "editor_token")
+    row = next(iter(found[:1]), None)
+    if row is None:
         return HttpResponseStopPolling()
+    pk, current, editor_token = row
     if request.GET.get("v") == str(current):
         return HttpResponse(status=204)
+    # Every plain viewer of the table asks for the same new sheet: the first one's answer is
+    # kept whole for the others (scorepad/board.py), nothing of it is rendered again.
+    kept_for_viewers = token != editor_token and board.plain_viewer(request)
+    if kept_for_viewers:
+        answer = board.get_answer(board.viewer_key(pk, current))
+        if answer is not None:
+            return HttpResponse(answer)
     access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     htmx = htmx_of(request)
-    page = htmx.current_url_abs_path if htmx else None
-    panel_open = bool(page and "/deals/" in page)
+    shown = htmx.current_url_abs_path if htmx else None
+    panel_open = bool(shown and "/deals/" in shown)
     context = game_context(request, access, panel_open=panel_open)
     # The messages of the sheet it replaces no longer hold: "Deal 4 recorded." goes.
     sheet = render_to_string("scorepad/game.html#sheet", context, request)
     gone = render_to_string("scorepad/game.html#messages", {**context, "oob": True}, request)
+    version = access.game.version
+    if (
+        kept_for_viewers
+        and not access.can_edit
+        and not context["replaced"]
+        and board.still_at(access.game, version)
+    ):
+        board.keep_answer(board.viewer_key(access.game.pk, version), sheet + gone)
     return HttpResponse(sheet + gone)
 
 

@@ -504,9 +504,9 @@
     function prefetchForms() {
       var version = shownVersion();
       var urls = [];
-      // Not the next deal's form: the sheet holds it (#offline-deal).
+      // Not the next deal's form: the sheet holds it (#offline-deal); nor a correction it fills in (data-values).
       var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
-      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) urls.push(rows[i].getAttribute("hx-get"));
+      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) if (!rows[i].dataset.values) urls.push(rows[i].getAttribute("hx-get"));
       // One after the other: four forms at once would compete with the table's own requests.
       urls.reduce(function (chain, url) {
         var key = version + " " + url;

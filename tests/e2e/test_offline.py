@@ -14,7 +14,7 @@ from scorepad.sheet import build_sheet
 from scorepad.templatetags.scorepad import signed
 from scorepad.views.sheet import _qr
 from tests.e2e.conftest import PHONE
-from tests.factories import GameFactory, record_classic
+from tests.factories import ACTOR, GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -50,17 +50,19 @@ KEPT = "() => caches.open('scorepad-pages').then(c => c.keys()).then(k => k.map(
 
 
 def ready_offline(page) -> None:
-    """The service worker controls the page and keeps its sheet and the correction forms it
-    may need (the next deal's form is in the sheet itself)."""
+    """The service worker controls the page and keeps its sheet, which holds the next deal's
+    form and, for each deal it can correct, the deal as stored (data-values): so no
+    correction form is fetched for later while the game is played (issue 24)."""
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     for _ in range(100):
         kept = page.evaluate(KEPT)
-        if any(re.search(r"/deals/2/edit/\?_partial=1", url) for url in kept) and any(
-            re.search(r"/games/[^/]+/$", url) for url in kept
-        ):
-            return
+        if any(re.search(r"/games/[^/]+/$", url) for url in kept):
+            break
         page.wait_for_timeout(100)
-    pytest.fail(f"the service worker did not keep the sheet and its forms: {kept}")
+    else:
+        pytest.fail(f"the service worker did not keep the sheet: {kept}")
+    page.wait_for_timeout(2_000)  # table.js's prefetch would have run (1.5 s after the sheet)
+    assert not [url for url in page.evaluate(KEPT) if "/edit/" in url], "a form was prefetched"
 
 
 def record(page, winner: str, jokers: str) -> None:
@@ -185,6 +187,32 @@ def test_a_kept_correction_meets_another_phones_correction_as_a_conflict(browser
     a.locator(".deal-form").get_by_role("button", name="Save").click()
     expect(a.locator("#game .messages")).to_contain_text("Deal 2 corrected.")
     assert winners(game) == ["Anna", "Cleo"]
+
+
+def test_an_ended_games_corrections_are_kept_for_a_phone_without_connection(browser, table):
+    """An ended game's sheet holds no deal form: the forms of its last deals are fetched
+    once and kept, and a correction opens from them without a connection."""
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 0)
+    record_classic(game, 1)
+    game.refresh_from_db()
+    game.end(version=game.version, once="end-it", actor=ACTOR)
+    url = qr_link(phone(browser), table, game, "editor")
+    a = phone(browser)
+    a.goto(url)
+    a.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
+    for _ in range(100):
+        kept = a.evaluate(KEPT)
+        if any(re.search(r"/deals/2/edit/\?_partial=1", u) for u in kept):
+            break
+        a.wait_for_timeout(100)
+    else:
+        pytest.fail(f"the forms of the ended game were not kept: {kept}")
+    expect(a.locator("#offline-deal")).to_have_count(0)
+    a.context.set_offline(True)
+    a.get_by_role("link", name="Correct deal 2").click()
+    expect(a.locator("#panel-title")).to_have_text("Correct deal 2")
+    expect(a.locator(".deal-form")).to_be_visible()
 
 
 def test_a_page_never_opened_shows_the_offline_page_with_the_kept_sheets(browser, table):

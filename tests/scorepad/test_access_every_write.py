@@ -45,7 +45,7 @@ def all_routes():
 
 def sample(route, token="E" * 24):
     values = {"token": token, "number": 1, "pk": 1, "code": "de", "rest": "en/",
-              "variant_id": "classic"}  # fmt: skip
+              "variant_id": "classic", "year": 2026}  # fmt: skip
     return route.url(**values)
 
 

@@ -138,7 +138,7 @@ def requests_with(editor: str, evening_editor: str, pk: int, circle_editor: str 
     bogus = "B" * 24
     for route in routes():
         link = {"evening": evening_editor, "circle": circle_editor}.get(route.kind, editor)
-        values = {"number": 1, "pk": pk, "code": "de", "variant_id": "classic"}
+        values = {"number": 1, "pk": pk, "code": "de", "variant_id": "classic", "year": 2026}
         if route.kind:
             path, other = route.url(token=link, **values), route.url(token=bogus, **values)
             yield path, other, link

@@ -386,7 +386,7 @@ def test_the_bgstats_link_carries_the_play_of_each_game(client, variant, highest
     assert [p["sourcePlayerId"] for p in players] == ["seat-1", "seat-2", "seat-3"]
     assert sum(p["startPlayer"] for p in players) == 1
     # the player after the first dealer (seat 1) starts: to the left, or to the right
-    starter = game.starter_position(1, 3) + 1
+    starter = (game.first_dealer + game.step) % 3 + 1
     assert [p["seatOrder"] for p in players if p["startPlayer"]] == [starter]
     seats = {s.name: s for s in game.seats.all()}
     for p in players:

@@ -1,0 +1,123 @@
+"""What a deal POST costs the database (issue 24): its queries are pinned, counted as in
+production (a transaction of its own per request, BEGIN and COMMIT included), on SQLite and
+on PostgreSQL alike. A query that comes back fails here; so does a total worked out from
+rows the request loaded when they were not the game's rows any more."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scorepad.models import Game, GameEvent
+from scorepad.sheet import sheet_prefetch
+from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# BEGIN; the game read and locked with its seats, deals and scores (4); the session (the
+# phone's name); SAVEPOINT; the version bump that also asks for an unused token; the deal
+# and its scores; the seats' totals; the history entry; RELEASE; COMMIT.
+DEAL_POST_QUERIES = 14
+CORRECTION_QUERIES = 15  # the same, the old scores deleted before the new are written
+
+
+def _table(deals: int = 3) -> tuple[Game, Client]:
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    for n in range(deals):
+        record_classic(game, n % 4)
+    game.refresh_from_db()
+    phone = own(Client(), game)
+    phone.get(reverse("game", kwargs={"token": game.editor_token}))
+    return game, phone
+
+
+def _post(phone: Client, url: str, data: dict) -> tuple[int, list[str]]:
+    with CaptureQueriesContext(connection) as queries:
+        response = phone.post(url, data)
+    return response.status_code, [q["sql"] for q in queries.captured_queries]
+
+
+def _named(phone: Client, game: Game) -> None:
+    """The phone's name is written into its session by its first write: that one saves it."""
+    game.refresh_from_db()
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    assert phone.post(url, classic_form_data(game, 0)).status_code == 302
+    game.refresh_from_db()
+
+
+def test_a_deal_post_is_fourteen_queries_whatever_the_number_of_deals():
+    for deals in (1, 8):
+        game, phone = _table(deals)
+        _named(phone, game)
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+        status, queries = _post(phone, url, classic_form_data(game, 2))
+        assert status == 302
+        assert len(queries) == DEAL_POST_QUERIES, "\n".join(queries)
+        assert game.deals.count() == deals + 2
+        # One statement reads the game and takes its lock; nothing reads the deals twice.
+        assert sum('FROM "scorepad_deal"' in q and "INSERT" not in q for q in queries) == 1
+        assert not any("COUNT(*)" in q for q in queries)
+
+
+def test_a_correction_post_is_pinned_too():
+    game, phone = _table(3)
+    _named(phone, game)
+    url = reverse("deal-edit", kwargs={"token": game.editor_token, "number": 2})
+    status, queries = _post(phone, url, classic_form_data(game, 3))
+    assert status == 302
+    assert len(queries) == CORRECTION_QUERIES, "\n".join(queries)
+
+
+def test_the_totals_of_a_posted_deal_are_those_the_stored_rows_give():
+    game, phone = _table(4)
+    _named(phone, game)
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    phone.post(url, classic_form_data(game, 3, jokers=2))
+    game.refresh_from_db()
+    stored = list(game.seats.order_by("position").values_list("total", "place"))
+    totals, deals = game.recompute_totals()  # read afresh from the database
+    assert deals == 6
+    assert [total for total, _ in stored] == totals
+    assert list(game.seats.order_by("position").values_list("total", "place")) == stored
+
+
+def test_rows_loaded_at_an_older_version_are_read_again():
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo"])
+    record_classic(game, 0)
+    old = Game.objects.prefetch_related(*sheet_prefetch()).get(pk=game.pk)
+    record_classic(game, 1)  # another phone, meanwhile
+    game.refresh_from_db()
+    assert old.loaded_rows(game.version) is None
+    result = _result(game, 2)
+    old.record_deal(result, version=game.version, once="later-one", actor=ACTOR)
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.deals.count() == 3
+    assert (
+        list(fresh.seats.order_by("position").values_list("total", flat=True))
+        == (fresh.recompute_totals()[0])
+    )
+
+
+def test_a_used_token_is_already_done_and_a_stale_version_is_stale():
+    game, phone = _table(2)
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    data = classic_form_data(game, 1)
+    assert phone.post(url, data).status_code == 302
+    again = phone.post(url, data, follow=True)  # a replay: its version is stale now, too
+    assert "already saved" in again.content.decode()
+    game.refresh_from_db()
+    stale = classic_form_data(game, 2, version=game.version - 1)
+    assert phone.post(url, stale).status_code == 409
+    assert game.deals.count() == 3
+    assert GameEvent.objects.filter(game=game, form_token=data["once"]).count() == 1
+
+
+def _result(game: Game, winner: int):
+    from scorepad.forms import ClassicDealForm
+
+    data = classic_form_data(game, winner)
+    form = ClassicDealForm(data, game=game, seats=list(game.seats.order_by("position")))
+    assert form.is_valid(), form.errors
+    return form.result

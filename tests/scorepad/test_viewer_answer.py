@@ -1,0 +1,114 @@
+"""Every phone at a table fetches the same new sheet (issue 24): a plain viewer's live update
+(the viewer link, no session, no message waiting) is kept whole per game version and
+language, and the next viewer's answer is that one, from two queries. Never another
+language's, never an editor's (tokens), never for a phone whose answer is its own."""
+
+import re
+import zlib
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from scorepad.board import viewer_key
+from tests.factories import ACTOR, record_classic
+from tests.scorepad.conftest import own
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def live(client: Client, token: str, version: int, lang: str = "en"):
+    with translation.override(lang):
+        url = reverse("game-version", kwargs={"token": token}) + f"?v={version}"
+    return client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="sheet")
+
+
+def test_the_second_viewer_gets_the_first_viewers_answer_from_two_queries(
+    game, django_assert_num_queries
+):
+    record_classic(game, 2, jokers=1)
+    first = live(Client(), game.viewer_token, 1)
+    assert first.status_code == 200
+    with django_assert_num_queries(2):  # the game's version, and the answer kept
+        second = live(Client(), game.viewer_token, 1)
+    assert second.status_code == 200
+    assert second.content == first.content
+    body = second.content.decode()
+    assert "+9" in body
+    assert "?v=2" in body
+    assert "csrfmiddlewaretoken" not in body
+    assert 'name="once"' not in body
+
+
+def test_a_new_version_is_rendered_again(game):
+    record_classic(game, 0)
+    live(Client(), game.viewer_token, 1)
+    record_classic(game, 1)
+    body = live(Client(), game.viewer_token, 2).content.decode()
+    assert "?v=3" in body
+    assert body.count("<tr class=") == 2
+
+
+def test_a_viewer_in_another_language_gets_its_own_language(game):
+    record_classic(game, 0)
+    english = live(Client(), game.viewer_token, 1, "en").content.decode()
+    german = live(Client(), game.viewer_token, 1, "de").content.decode()
+    assert german != english
+    assert "/de/games/" in german
+    assert "/en/games/" not in german
+    assert "/de/" not in live(Client(), game.viewer_token, 1, "en").content.decode()
+
+
+def test_an_editor_never_gets_the_viewers_answer_nor_a_viewer_the_editors(game):
+    record_classic(game, 0)
+    creator = own(Client(), game)
+    live(Client(), game.viewer_token, 1)  # kept for viewers
+    # The creator's phone on the viewer link: an editor (its session), its own tokens.
+    mine = live(creator, game.viewer_token, 1).content.decode()
+    assert "Record deal 2" in mine
+    assert 'name="once"' in mine
+    by_link = live(Client(), game.editor_token, 1).content.decode()
+    assert "Record deal 2" in by_link
+    assert 'name="once"' in by_link
+    # The editor's answers kept nothing a viewer then gets.
+    viewer = live(Client(), game.viewer_token, 1).content.decode()
+    assert "Record deal 2" not in viewer
+    assert 'name="once"' not in viewer
+    onces = re.findall(r'name="once" value="([^"]+)"', mine + by_link)
+    assert onces
+    assert not any(once in viewer for once in onces)
+
+
+def test_a_phone_with_a_message_or_a_session_gets_its_own_answer(game):
+    record_classic(game, 0)
+    live(Client(), game.viewer_token, 1)  # kept
+    cache.set(viewer_key(game.pk, 2), zlib.compress(b"<p>the kept answer</p>"))
+    assert live(Client(), game.viewer_token, 1).content == b"<p>the kept answer</p>"
+    with_message, with_session = Client(), Client()
+    with_message.cookies["messages"] = "not-a-signed-message"
+    with_session.get(reverse("home"))
+    session = with_session.session
+    session["something"] = 1
+    session.save()
+    for phone in (with_message, with_session):
+        body = live(phone, game.viewer_token, 1).content.decode()
+        assert "the kept answer" not in body
+        assert "?v=2" in body
+
+
+def test_a_replaced_viewer_link_stops_even_with_an_answer_kept(game):
+    record_classic(game, 0)
+    old = game.viewer_token
+    live(Client(), old, 1)
+    game.refresh_from_db()
+    game.replace_link("viewer", version=game.version, once="r" * 22, actor=ACTOR)
+    assert live(Client(), old, 1).status_code == 286
