@@ -41,7 +41,7 @@ from ..models import (
     roots,
 )
 from ..records import finished_years
-from .common import public_url
+from .common import posted_once, public_url
 from .sheet import _qr
 
 TEMPLATE = "scorepad/circle.html"
@@ -106,7 +106,7 @@ def circle_new(request: HttpRequest) -> HttpResponse:
     by_token = {g.editor_token: g for g in offered}
     picked_tokens = request.POST.getlist("games") if request.method == "POST" else []
     if request.method == "POST":
-        once = request.POST.get("once", "")[:64]
+        once = posted_once(request)
         earlier = once and CircleEvent.objects.filter(form_token=once, kind="started").first()
         if earlier:  # a replay: the circle it made
             remember_created_circle(request, earlier.circle)
@@ -204,7 +204,7 @@ def _write(request: HttpRequest, access: CircleAccess, change, done) -> HttpResp
     """A write of the circle page: ``change(version=, once=, actor=)``, then the page. On
     a stale version the fresh page comes back (409)."""
     version = small_int(request.POST.get("version", ""))
-    once = request.POST.get("once", "")[:64] or None
+    once = posted_once(request) or None
     if version is None or once is None:
         messages.error(request, _("The form was incomplete; nothing was changed."))
         return redirect(circle_url(access.token))
@@ -231,7 +231,7 @@ def _write(request: HttpRequest, access: CircleAccess, change, done) -> HttpResp
 
 
 def _replayed(request: HttpRequest) -> bool:
-    once = request.POST.get("once", "")[:64]
+    once = posted_once(request)
     return bool(once) and CircleEvent.objects.filter(form_token=once).exists()
 
 
@@ -332,7 +332,7 @@ def circle_link(request: HttpRequest, access: CircleAccess) -> HttpResponse:
         circle.replace_link(
             which,
             version=version,
-            once=request.POST.get("once", "")[:64] or None,
+            once=posted_once(request) or None,
             actor=_actor(request, access),
         )
     except AlreadyDone:

@@ -27,6 +27,7 @@ from ..forms.games import SettleForm
 from ..models import Game
 from ..results import bgstats_link, game_result, offered
 from ..sheet import Sheet
+from ..tokens import TOKEN_MAX
 
 GAME_TEMPLATE = "scorepad/game.html"
 
@@ -53,6 +54,12 @@ def public_url(request: HttpRequest, path: str) -> str:
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def posted_once(request: HttpRequest) -> str:
+    """The one-time token a write posted, cut to the longest a token can be (a longer text is
+    none the app made: it matches nothing)."""
+    return request.POST.get("once", "")[:TOKEN_MAX]
 
 
 def htmx_of(request: HttpRequest) -> HtmxDetails:

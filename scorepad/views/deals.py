@@ -31,7 +31,7 @@ from ..forms.data import as_data, form_data, small_int
 from ..forms.deals import DealForm, deal_form_class
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
 from ..sheet import players_of_deals
-from .common import game_url, htmx_of, render_game, to_sheet
+from .common import game_url, htmx_of, posted_once, render_game, to_sheet
 
 INFO, ERROR = messages.INFO, messages.ERROR
 
@@ -312,7 +312,7 @@ def _recorded_meanwhile(
 
 def _used_once(request: HttpRequest, access: Access) -> bool:
     """Whether the one-time token of this form was used already: a replay of a change made."""
-    once = request.POST.get("once", "")[:64]
+    once = posted_once(request)
     return bool(once) and GameEvent.objects.filter(game=access.game, form_token=once).exists()
 
 
@@ -386,7 +386,7 @@ def _simple_change(
         return _done(
             request, access, "invalid", _("The form was incomplete; nothing was changed."), ERROR
         )
-    once = request.POST.get("once", "")[:64] or None
+    once = posted_once(request) or None
     try:
         change(version=version, once=once, actor=actor(request, access))
     except AlreadyDone:

@@ -57,7 +57,7 @@ from ..models import (
     StaleVersion,
 )
 from ..results import evening_result
-from .common import game_url, public_url
+from .common import game_url, posted_once, public_url
 from .sheet import _qr, no_result, picture_response
 
 TEMPLATE = "scorepad/evening.html"
@@ -211,7 +211,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     games = _offer(request, circle)
     extra = {"circle": circle, "circle_ref": circle_reference(circle) if circle else ""}
     if request.method == "POST":
-        once = request.POST.get("once", "")[:64]
+        once = posted_once(request)
         earlier = once and EveningEvent.objects.filter(form_token=once, kind="started").first()
         if earlier:  # a replay: its games are in the evening it made
             remember_created_evening(request, earlier.evening)
@@ -310,7 +310,7 @@ def _write(
     if version is None:
         messages.error(request, _("The form was incomplete; nothing was changed."))
         return redirect(evening_url(access.token))
-    once = request.POST.get("once", "")[:64] or None
+    once = posted_once(request) or None
     try:
         change(version=version, once=once, actor=_actor(request, access))
     except AlreadyDone:
@@ -377,7 +377,7 @@ def _already(request: HttpRequest, access: EveningAccess) -> HttpResponse:
 
 
 def _replayed(request: HttpRequest) -> bool:
-    once = request.POST.get("once", "")[:64]
+    once = posted_once(request)
     return bool(once) and EveningEvent.objects.filter(form_token=once).exists()
 
 
@@ -493,7 +493,7 @@ def evening_link(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         evening.replace_link(
             which,
             version=version,
-            once=request.POST.get("once", "")[:64] or None,
+            once=posted_once(request) or None,
             actor=_actor(request, access),
         )
     except AlreadyDone:

@@ -17,7 +17,7 @@ from ..forms.change import once_token
 from ..forms.data import small_int
 from ..forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
 from ..models import AlreadyDone, GameEvent, StaleVersion
-from .common import game_url
+from .common import game_url, posted_once
 
 FORMS = {"join": JoinForm, "rename": RenameForm, "leave": LeaveForm, "target": TargetForm}
 
@@ -100,7 +100,7 @@ def game_players(request: HttpRequest, access: Access) -> HttpResponse:
         return redirect(game_url(access.token, "game-players"))
     # A copy of a change already made (the same one-time token) is "already done" before the
     # form is checked against the state that change made (game_view holds the game locked).
-    once = request.POST.get("once", "")[:64]
+    once = posted_once(request)
     if once and GameEvent.objects.filter(game=access.game, form_token=once).exists():
         messages.info(request, _("That was already done; it happened once."))
         return redirect(game_url(access.token, "game-players"))

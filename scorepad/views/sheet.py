@@ -33,7 +33,7 @@ from ..models import AlreadyDone, Game, StaleVersion
 from ..results import Result, game_result, offered
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, htmx_of, public_url, render_game
+from .common import game_context, game_url, htmx_of, posted_once, public_url, render_game
 
 
 @require_GET
@@ -135,7 +135,7 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
             game.replace_link(
                 which,
                 version=small_int(version) or 0,
-                once=request.POST.get("once", "")[:64] or None,
+                once=posted_once(request) or None,
                 actor=actor(request, access),
             )
         except AlreadyDone:
