@@ -296,6 +296,7 @@ def bgstats_play(sheet: Sheet) -> dict:
                 "name": seat.name,
                 "score": str(places[seat.position].total),
                 "winner": places[seat.position].place == 1,
+                "rank": places[seat.position].place,
                 "sourcePlayerId": f"person-{person}" if person else f"seat-{seat.position + 1}",
                 "seatOrder": seat.position + 1,
                 "startPlayer": seat.position == starter,
@@ -303,6 +304,8 @@ def bgstats_play(sheet: Sheet) -> dict:
         )
     return {
         "sourceName": "Continental",
+        # The same game sent twice is one play in BG Stats: its id here, never a link.
+        "sourcePlayId": f"game-{game.pk}",
         "playDate": f"{timezone.localtime(game.created_at):%Y-%m-%d %H:%M:%S}",
         "durationMin": minutes,
         "game": {

@@ -385,6 +385,9 @@ def test_the_bgstats_link_carries_the_play_of_each_game(client, variant, highest
     assert [p["seatOrder"] for p in players] == [1, 2, 3]
     assert [p["sourcePlayerId"] for p in players] == ["seat-1", "seat-2", "seat-3"]
     assert sum(p["startPlayer"] for p in players) == 1
+    assert data["sourcePlayId"] == f"game-{game.pk}"  # a play sent twice is one play
+    assert [p["rank"] >= 1 for p in players] == [True] * 3
+    assert [p["winner"] for p in players] == [p["rank"] == 1 for p in players]
     # the player after the first dealer (seat 1) starts: to the left, or to the right
     starter = (game.first_dealer + game.step) % 3 + 1
     assert [p["seatOrder"] for p in players if p["startPlayer"]] == [starter]
