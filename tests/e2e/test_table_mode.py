@@ -49,7 +49,7 @@ def six_played():
 BOXES = """() => [...document.querySelectorAll('.tm-standings li')].map(li => {
   const t = li.querySelector('.tm-total').getBoundingClientRect();
   const r = li.getBoundingClientRect();
-  return {total: t.height, left: Math.round(r.left), bottom: r.bottom};
+  return {total: t.height, left: Math.round(r.left), bottom: r.bottom, right: Math.round(t.right)};
 })"""
 
 
@@ -77,6 +77,16 @@ def test_six_players_totals_are_a_tenth_of_the_screen_high_and_fit(
     assert not page.errors
     violations = axe_violations(browser, live_server.url + path, "light", viewport)
     assert violations == [], json.dumps(violations, indent=1)
+
+
+@pytest.mark.parametrize("screen", ["portrait", "landscape"])
+def test_the_totals_line_up_whatever_the_last_deal_beside_them(browser, live_server, screen):
+    game = GameFactory(players=["Anna", "Bjørn", "Cleo"])
+    record_classic(game, 1)  # Bjørn went out: "+22 ✓" beside his total, "−11" beside theirs
+    path = f"/de/games/{game.viewer_token}/table/"
+    page = open_screen(browser, live_server, path, SCREENS[screen])
+    boxes = page.evaluate(BOXES)
+    assert len({box["right"] for box in boxes}) == 1, boxes
 
 
 @pytest.mark.parametrize("screen", ["portrait", "landscape"])
