@@ -115,7 +115,7 @@ def test_a_used_token_is_already_done_and_a_stale_version_is_stale():
 
 
 def _result(game: Game, winner: int):
-    from scorepad.forms import ClassicDealForm
+    from scorepad.forms.deals import ClassicDealForm
 
     data = classic_form_data(game, winner)
     form = ClassicDealForm(data, game=game, seats=list(game.seats.order_by("position")))
