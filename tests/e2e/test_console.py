@@ -110,7 +110,7 @@ def test_the_new_game_page_and_the_checkers_swaps_write_nothing_to_the_console(p
     phone.get_by_label("Player's name").fill("Cleo")
     phone.get_by_role("button", name="Add", exact=True).click()
     phone.get_by_role("button", name="Start", exact=True).click()
-    expect(phone.locator("#sheet")).to_be_visible()
+    expect(phone.locator("#sheet")).to_be_visible(timeout=15_000)  # a new game, then its sheet
     phone.get_by_role("link", name="Record deal 1").click()
     phone.locator(".deal-form label.chip", has_text="Anna").click()
     row = phone.locator('.penalty-row[data-pos="1"]')
