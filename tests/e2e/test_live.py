@@ -51,7 +51,7 @@ def phones(browser, live_server):
 
 
 def stream_held(phone) -> None:
-    phone.wait_for_function("window.scorepadLive && window.scorepadLive.open")
+    phone.wait_for_function("() => window.scorepadLive && window.scorepadLive.open")
 
 
 def test_two_phones_see_each_others_deals_through_the_stream(streams, phones, live_server):

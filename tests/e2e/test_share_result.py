@@ -103,7 +103,7 @@ def test_on_localhost_the_share_sheet_gets_a_png_of_the_picture_and_the_text(
     share = box.get_by_role("button", name=words["share"])
     expect(share).to_be_visible()  # shown once the PNG is made and the browser can share it
     share.click()
-    page.wait_for_function("window.__shared !== null")
+    page.wait_for_function("() => window.__shared !== null")
     shared = page.evaluate("window.__shared")
     text = box.get_by_label("Text to share" if lang == "en" else "Text zum Teilen")
     assert shared["count"] == 1
