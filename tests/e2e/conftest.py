@@ -5,6 +5,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# What a person waits for is asserted with expect(): on a loaded machine (the suite under
+# coverage on two cores) a page can take longer than Playwright's 5 s to answer; 15 s is
+# still a failure where it counts, a page that never comes.
+expect.set_options(timeout=15_000)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are
 # still synchronous and safe.
