@@ -12,6 +12,15 @@ from playwright.sync_api import expect
 # still a failure where it counts, a page that never comes.
 expect.set_options(timeout=15_000)
 
+
+def pytest_collection_modifyitems(items):
+    """The browser tests run without coverage's tracer (pytest-cov's no_cover): it slows the
+    live server several times over, and the tests pace their taps as a person would."""
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.no_cover)
+
+
 # Playwright's sync API runs an event loop in this thread; the ORM calls in the tests are
 # still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
