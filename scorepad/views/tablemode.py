@@ -8,6 +8,7 @@ stop polling).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -45,10 +46,7 @@ def _game_context(request: HttpRequest, token: str) -> dict[str, Any]:
 @require_GET
 @private_to_editors
 def game_table(request: HttpRequest, token: str) -> HttpResponse:
-    context = _game_context(request, token)
-    if token != context["viewer"]:
-        return redirect(game_url(context["viewer"], "game-table"))
-    return render(request, TEMPLATE, context)
+    return _page(request, token, _game_context(request, token), "game-table")
 
 
 @require_GET
@@ -56,11 +54,7 @@ def game_table(request: HttpRequest, token: str) -> HttpResponse:
 def game_table_version(request: HttpRequest, token: str) -> HttpResponse:
     """204 while the game is at the version shown (one query), the fresh table otherwise."""
     current = Game.objects.by_token(token).version()
-    if current is None:
-        return HttpResponseStopPolling()
-    if request.GET.get("v") == str(current):
-        return HttpResponse(status=204)
-    return HttpResponse(render_to_string(f"{TEMPLATE}#board", _game_context(request, token)))
+    return _checked(request, token, None if current is None else str(current), _game_context)
 
 
 def _evening_context(request: HttpRequest, token: str) -> dict[str, Any]:
@@ -78,19 +72,32 @@ def _evening_context(request: HttpRequest, token: str) -> dict[str, Any]:
 @require_GET
 @private_to_editors
 def evening_table_page(request: HttpRequest, token: str) -> HttpResponse:
-    context = _evening_context(request, token)
-    if token != context["viewer"]:
-        return redirect(game_url(context["viewer"], "evening-table"))
-    return render(request, TEMPLATE, context)
+    return _page(request, token, _evening_context(request, token), "evening-table")
 
 
 @require_GET
 @private_to_editors
 def evening_table_version(request: HttpRequest, token: str) -> HttpResponse:
     """204 while neither the evening nor any of its games changed, the fresh table otherwise."""
-    current = evening_version_by_token(token)
+    return _checked(request, token, evening_version_by_token(token), _evening_context)
+
+
+def _page(request: HttpRequest, token: str, context: dict[str, Any], name: str) -> HttpResponse:
+    """Table mode by its viewer link; any other link is sent there (no editor link on it)."""
+    if token != context["viewer"]:
+        return redirect(game_url(context["viewer"], name))
+    return render(request, TEMPLATE, context)
+
+
+def _checked(
+    request: HttpRequest,
+    token: str,
+    current: str | None,
+    context: Callable[[HttpRequest, str], dict[str, Any]],
+) -> HttpResponse:
+    """The live check: 286 for a dead link, 204 at the version shown, else the fresh board."""
     if current is None:
         return HttpResponseStopPolling()
     if request.GET.get("v") == current:
         return HttpResponse(status=204)
-    return HttpResponse(render_to_string(f"{TEMPLATE}#board", _evening_context(request, token)))
+    return HttpResponse(render_to_string(f"{TEMPLATE}#board", context(request, token)))
