@@ -38,12 +38,13 @@ tables per core of this machine (server, database and clients share its cores).
 
 **Push** (``--scenario push``): the same evening with the live streams: a stream process
 (``uvicorn continental.live:app``) runs beside gunicorn, every phone holds its game's stream
-and fetches the sheet when an event names a newer version, and polls once every 30 s (the
+and fetches the sheet when an event names a newer version, and polls once every 5 min (the
 safety poll of static/js/live.js). Every evening scenario prints the **update latency**:
 from the editor's save answered to each other phone showing the new sheet. The push
 target is the issue's: no error, the update latency's p95 within 300 ms, and every kind's
-p95 within 3 x its own p95 at the first step (make it small, e.g. ``--tables 2,500,1500``:
-the idle server); the stream process's CPU, memory and the streams it held are printed.
+p95 within 3 x its own p95 at the first step (make it small but not tiny, e.g. ``--tables
+10,500,1500``: the idle server, measured for ``--idle-seconds``, 120, so that it holds
+enough deals and safety polls for a p95 of each kind); the stream process's CPU, memory and the streams it held are printed.
 
 **One game** (``--scenario one-game``, what the cache was first measured on): one classic
 game of 6 players and 20 deals, driven by concurrent clients (threads, one http.client
@@ -229,7 +230,9 @@ def free_port() -> int:
 class Gunicorn:
     """gunicorn -c continental/gunicorn_conf.py on a free loopback port, stopped on exit."""
 
-    def __init__(self, env: dict[str, str], workers: int | None, log_path: Path):
+    def __init__(
+        self, env: dict[str, str], workers: int | None, log_path: Path, threads: int | None = None
+    ):
         self.port = free_port()
         # Each worker logs the time it spent on a request (%(D)s, microseconds): the server
         # time, without the queueing and the client's own work that the clients measure.
@@ -241,6 +244,8 @@ class Gunicorn:
         }
         if workers:
             self.env["GUNICORN_WORKERS"] = str(workers)
+        if threads:
+            self.env["GUNICORN_THREADS"] = str(threads)
         self.log_path = log_path
         self.proc: subprocess.Popen | None = None
 
@@ -527,7 +532,8 @@ KINDS = (
 )
 # Not a request: from the editor's save answered to each other phone showing the new sheet.
 LATENCY = "update latency"
-SAFETY_POLL = 30.0  # static/js/live.js: one poll every 30 s while the stream is held
+STREAM_OPENS = 150  # a second, at most, when the phones join an evening with streams
+SAFETY_POLL = 300.0  # static/js/live.js: one poll every 5 min while the stream is held
 
 # Runs in a child process with the bench environment: ``tables`` classic games through the
 # ORM the way the deal forms record them; prints their links, one JSON list.
@@ -975,7 +981,13 @@ async def run_evening(
     port: int, tables: list[dict], args, seed: int, live_port: int | None = None
 ) -> Evening:
     rng = random.Random(seed)
-    join = 4.0 + len(tables) / 100  # the phones open their pages, staggered
+    # The phones open their pages, staggered; with streams, no faster than the stream
+    # process opens them (bench/streams.py: about 240 a second), or the first seconds
+    # measured would be phones still waiting for their stream, not the evening.
+    phones_count = sum(table["phones"] for table in tables)
+    join = 4.0 + len(tables) / 100
+    if live_port:
+        join = max(join, phones_count / STREAM_OPENS)
     t0 = time.monotonic()
     evening = Evening(port, t0 + join + 2.0, args.seconds, live_port)
     phones, coros = [], []
@@ -1162,21 +1174,30 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
     passed_waited: list[int] = []
     live = StreamProcess(env, log_path.with_suffix(".live.log")) if push else None
     idle: dict[str, float] | None = None
-    with Gunicorn(env, args.workers, log_path) as server, live or contextlib.nullcontext():
+    with (
+        Gunicorn(env, args.workers, log_path, args.threads) as server,
+        live or contextlib.nullcontext(),
+    ):
         workers = server.env.get("GUNICORN_WORKERS") or f"{2 * os.cpu_count() + 1} (its default)"
+        threads = server.env.get("GUNICORN_THREADS")
+        kind = f"gthread workers of {threads} threads" if threads else "sync workers"
         reference = bare_reference(server.port)
         print(
-            f"  gunicorn on {HOST}:{server.port} (continental/gunicorn_conf.py), {workers} sync"
-            f" workers; bare reference (p95, 20 clients back to back): {reference:.1f} ms"
+            f"  gunicorn on {HOST}:{server.port} (continental/gunicorn_conf.py), {workers} {kind};"
+            f" bare reference (p95, 20 clients back to back): {reference:.1f} ms"
         )
         for k in steps:
             cpu_server = server_cpu(server.proc.pid)
             cpu_clients = time.process_time()
             wall = time.monotonic()
             cpu_live = server_cpu(live.proc.pid) if live else 0.0
+            # The idle step is the reference of every kind: long enough for a p95 of each.
+            step_args = args
+            if push and idle is None:
+                step_args = argparse.Namespace(**{**vars(args), "seconds": args.idle_seconds})
             evening = asyncio.run(
                 run_evening(
-                    server.port, tables[:k], args, args.seed + k, live.port if live else None
+                    server.port, tables[:k], step_args, args.seed + k, live.port if live else None
                 )
             )
             wall = time.monotonic() - wall
@@ -1255,6 +1276,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--deal-every", type=float, default=60.0, help="evening: seconds (60)")
     parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=120.0,
+        help="push: measured seconds of the first, idle step, every kind's reference (120)",
+    )
+    parser.add_argument(
         "--checker-every", type=float, default=300.0, help="evening: seconds per table (300)"
     )
     parser.add_argument(
@@ -1268,6 +1295,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=int(os.environ["GUNICORN_WORKERS"]) if os.environ.get("GUNICORN_WORKERS") else None,
         help="gunicorn workers (default: continental/gunicorn_conf.py's; one game: 2)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=int(os.environ["GUNICORN_THREADS"]) if os.environ.get("GUNICORN_THREADS") else None,
+        help="evening: threads per gunicorn worker (default: continental/gunicorn_conf.py's)",
     )
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--pg-db", default=PG_DB, help=f"the database made and dropped ({PG_DB})")

@@ -17,7 +17,10 @@ its games' versions, ``"4.37"``); a reconnect whose ``Last-Event-ID`` (or ``?v=`
 sent the current one at once. Every stream begins with that event, so a page that gets no
 first event within a few seconds knows a proxy buffers it and polls instead
 (``static/js/live.js``). A replaced link ends its stream with ``event: replaced``.
-Comment lines every ``LIVE_HEARTBEAT`` seconds keep proxies from closing it, ``retry:`` with
+Every ``LIVE_CHECK`` seconds the process reads the versions of all it follows once (one query
+per kind), so a change the feed missed still reaches the phones; the pages then need no poll
+of their own but a rare one. Comment lines every ``LIVE_HEARTBEAT`` seconds keep proxies
+from closing it, ``retry:`` with
 jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
 seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
 ``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
@@ -119,7 +122,11 @@ def links_of(kind: str, pk: int) -> set[str]:
 
 def versions_of(kind: str, ids: list[int]) -> dict[int, int]:
     model = Game if kind == "g" else Evening
-    return dict(model.objects.filter(pk__in=ids).values_list("id", "version"))
+    found: dict[int, int] = {}
+    for start in range(0, len(ids), 5000):  # below every database's bound on parameters
+        rows = model.objects.filter(pk__in=ids[start : start + 5000]).values_list("id", "version")
+        found.update(rows)
+    return found
 
 
 # --- the hub: who listens to what, in this process ----------------------------------------
@@ -171,12 +178,17 @@ class Hub:
                 if not group:
                     del self.listeners[key]
 
-    async def publish(self, kind: str, pk: int, version: int, revoked: bool) -> None:
-        key = (kind, pk)
+    def seen(self, key: tuple[str, int], version: int) -> None:
+        """The newest version this process knows of ``key`` (from the feed or a stream's
+        first query): what the catch-up compares with."""
         if version > self.latest.get(key, 0):
             if len(self.latest) > 200_000:
                 self.latest.clear()
             self.latest[key] = version
+
+    async def publish(self, kind: str, pk: int, version: int, revoked: bool) -> None:
+        key = (kind, pk)
+        self.seen(key, version)
         group = self.listeners.get(key)
         if not group:
             return
@@ -207,8 +219,11 @@ class Hub:
         return out
 
     async def catch_up(self) -> None:
-        """After the feed was lost a while: publish what changed meanwhile (one query per
-        kind), checking the links too (one of them may have been replaced meanwhile)."""
+        """After the feed was lost a while, and once every ``LIVE_CHECK`` seconds whatever
+        happened: publish what changed without the feed saying so (one query per kind for
+        every followed game and evening of this process), checking the links too (one of
+        them may have been replaced meanwhile). This check, not one poll per phone, is the
+        safety net under the feed."""
         for kind, ids in self.subscribed().items():
             for pk, version in (await in_thread(versions_of, kind, ids)).items():
                 if version > self.latest.get((kind, pk), 0):
@@ -226,18 +241,35 @@ class Feed:
 
     def __init__(self) -> None:
         self.task: asyncio.Task | None = None
+        self.checker: asyncio.Task | None = None
         self.connected = asyncio.Event()
         self.reconnects = 0
+        self.checks = 0
 
     def start(self) -> None:
         run = self.listen if connection.vendor == "postgresql" else self.watch
-        self.task = asyncio.get_running_loop().create_task(run())
+        loop = asyncio.get_running_loop()
+        self.task = loop.create_task(run())
+        self.checker = loop.create_task(self.check())
 
     async def stop(self) -> None:
-        if self.task:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        for task in (self.task, self.checker):
+            if task:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def check(self) -> None:
+        """The versions of everything followed, read again every LIVE_CHECK seconds: a
+        change the feed never told (whatever the reason) reaches the phones all the same."""
+        every = settings.LIVE_CHECK
+        while True:
+            await asyncio.sleep(every * (0.9 + 0.2 * random.random()))
+            try:
+                await hub.catch_up()
+                self.checks += 1
+            except Exception:
+                log.exception("the periodic check of the followed versions failed")
 
     # SQLite: one query for every change since the last one seen.
     async def watch(self) -> None:
@@ -427,9 +459,11 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
     if kind == "e":
         stream.games = await in_thread(evening_games, pk)
     # A change between the query and now reached the hub: take it.
-    stream.version = max(version, hub.latest.get((kind, pk), 0))
+    hub.seen((kind, pk), version)
+    stream.version = hub.latest.get((kind, pk), version)
     for gid in stream.games:
-        stream.games[gid] = max(stream.games[gid], hub.latest.get(("g", gid), 0))
+        hub.seen(("g", gid), stream.games[gid])
+        stream.games[gid] = hub.latest.get(("g", gid), stream.games[gid])
     hub.add(stream)
     hub.opened += 1
     try:

@@ -19,6 +19,8 @@ LIVE_PORT        the port of the stream process on the page's own host (``manage
                  origin (a proxy routes /live/ to the stream process, see the README)
 LIVE_PER_ADDRESS streams per client address (default 200: a club behind one router)
 LIVE_MAX_STREAMS streams per stream process (default: what the open-files limit allows)
+LIVE_CHECK       seconds between the stream process's reads of every followed version, the
+                 safety net under its change feed (default 60)
 """
 
 from __future__ import annotations
@@ -270,7 +272,8 @@ LIVE_PER_ADDRESS = int(os.environ.get("LIVE_PER_ADDRESS", "200"))
 LIVE_MAX_STREAMS = int(os.environ.get("LIVE_MAX_STREAMS", "0"))  # 0: the open-files limit
 LIVE_HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "15"))
 LIVE_LIFETIME = float(os.environ.get("LIVE_LIFETIME", "1800"))
-LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.25"))  # SQLite's watcher
+LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.1"))  # SQLite's watcher
+LIVE_CHECK = float(os.environ.get("LIVE_CHECK", "60"))  # every followed version read again
 # A reconnect waits this many milliseconds, drawn at random: a restart spreads its phones.
 LIVE_RETRY_MS = tuple(int(x) for x in os.environ.get("LIVE_RETRY_MS", "1000-10000").split("-", 1))
 

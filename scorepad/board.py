@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -173,6 +174,56 @@ def get_answer(key: str) -> str | None:
     return None if blob is None else zlib.decompress(blob).decode()
 
 
+# One phone renders a new version's answer for the table; the others wait for it (as a
+# caching proxy's request coalescing does: nginx's proxy_cache_lock). Every viewer's phone
+# hears of the new version in the same moment from its live stream, so without this each
+# of them rendered the same sheet at once.
+RENDERING_FOR = 5  # seconds a claim lasts at most (a worker killed while rendering)
+WAIT_FOR = 0.5  # seconds a phone waits for another one's rendering, then renders itself
+WAIT_STEP = 0.015
+
+
+def _claim_key(key: str) -> str:
+    return f"{key}:rendering"
+
+
+def claim(key: str) -> bool:
+    """Whether this answer renders ``key`` (the first to ask) rather than waits for the one
+    that does. A cache that cannot take the claim now lets every phone render, as before."""
+    try:
+        with no_waiting():
+            return bool(cache.add(_claim_key(key), 1, RENDERING_FOR))
+    except DatabaseError:
+        return True
+
+
+def release(key: str) -> None:
+    """The rendering of ``key`` ended (kept or not): the phones waiting stop waiting."""
+    try:
+        with no_waiting(BRIEF_MS):
+            cache.delete(_claim_key(key))
+    except DatabaseError:
+        log.info("the claim on a viewer's answer was left to expire")
+
+
+def wait_for_answer(key: str) -> str | None:
+    """The answer another phone is rendering, once it is kept (one query a step); None when
+    that rendering ended without keeping it, or took longer than WAIT_FOR."""
+    claimed = _claim_key(key)
+    deadline = time.monotonic() + WAIT_FOR
+    while time.monotonic() < deadline:
+        time.sleep(WAIT_STEP)
+        try:
+            found = cache.get_many([key, claimed])
+        except DatabaseError:
+            return None
+        if key in found:
+            return zlib.decompress(found[key]).decode()
+        if claimed not in found:
+            return None
+    return None
+
+
 def keep_answer(key: str, html: str) -> None:
     try:
         with no_waiting():
@@ -216,17 +267,23 @@ def _set(key: str, found: Board) -> None:
             log.info("the sheet was not kept: the cache had it or was busy")
 
 
+# How long the release of a claim may wait for another writer on SQLite (a deal holds the
+# lock for milliseconds): the phones waiting for that answer wait for it. The claim and the
+# answer kept do not wait: a phone that cannot claim renders, as one that finds no answer.
+BRIEF_MS = 50
+
+
 @contextmanager
-def no_waiting() -> Iterator[None]:
-    """On SQLite, a write here fails at once instead of waiting for another writer (every
-    other write waits up to its busy timeout); elsewhere, nothing changes."""
+def no_waiting(ms: int = 0) -> Iterator[None]:
+    """On SQLite, a write here fails at once (or after ``ms``) instead of waiting for another
+    writer as long as every other write does (its busy timeout); elsewhere, nothing changes."""
     if connection.vendor != "sqlite":
         yield
         return
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA busy_timeout")
         waited = cursor.fetchone()[0]
-        cursor.execute("PRAGMA busy_timeout = 0")
+        cursor.execute(f"PRAGMA busy_timeout = {int(ms)}")
     try:
         yield
     finally:

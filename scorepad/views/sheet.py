@@ -53,7 +53,8 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     """Polled by every open sheet: 204 while the version is unchanged (one query, nothing
     rendered), the fresh sheet partial once it changed, 286 (stop polling) for a dead link.
     A plain viewer's fresh sheet (``board.plain_viewer``) is kept whole per version and
-    language: the other viewers' phones get it from two queries."""
+    language: the other viewers' phones get it from two queries, and while the first one
+    renders it they wait for it (``board.claim``) instead of rendering it too."""
     found = Game.objects.by_token(token).order_by().values_list("pk", "version", "editor_token")
     row = next(iter(found[:1]), None)
     if row is None:
@@ -64,10 +65,25 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     # Every plain viewer of the table asks for the same new sheet: the first one's answer is
     # kept whole for the others (scorepad/board.py), nothing of it is rendered again.
     kept_for_viewers = token != editor_token and board.plain_viewer(request)
+    key = board.viewer_key(pk, current)
+    claimed = False
     if kept_for_viewers:
-        answer = board.get_answer(board.viewer_key(pk, current))
+        answer = board.get_answer(key)
+        if answer is None:
+            # Another phone of the table may be rendering this very answer: wait for it.
+            claimed = board.claim(key)
+            answer = None if claimed else board.wait_for_answer(key)
         if answer is not None:
             return HttpResponse(answer)
+    try:
+        return _fresh_sheet(request, token, kept_for_viewers)
+    finally:
+        if claimed:
+            board.release(key)
+
+
+def _fresh_sheet(request: HttpRequest, token: str, kept_for_viewers: bool) -> HttpResponse:
+    """The sheet partial rendered for this phone (and kept whole for the plain viewers)."""
     access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     htmx = htmx_of(request)

@@ -12,7 +12,9 @@
 (function () {
   "use strict";
   var FIRST_MS = 4000;
-  var SAFETY_MS = 30000;
+  // The stream process reads every followed version again each minute (LIVE_CHECK): this
+  // poll only covers a stream process that stopped answering while its stream stays open.
+  var SAFETY_MS = 300000;
   var doc = document;
   var state = { open: false, lastPoll: 0, live: false };
   window.scorepadLive = state; // for the tests and the bench: is the stream held?

@@ -6,6 +6,7 @@ DATABASE_URL set."""
 
 from __future__ import annotations
 
+import queue
 import time
 from decimal import Decimal
 
@@ -154,6 +155,30 @@ def test_an_evening_stream_follows_its_games_deals_and_its_own_changes(stream_pr
     assert next_version(events) in ("2.2", "3.4")
     record_classic(second, 1)
     assert events.next()[1] in ("3.4", "3.5")
+
+
+def test_a_change_the_feed_never_told_reaches_the_stream_at_the_next_check():
+    """The process reads the versions of all it follows every LIVE_CHECK seconds (the safety
+    net under the feed, instead of one poll per phone): a change the feed missed still comes,
+    and an unchanged game sends nothing."""
+    game, quiet = GameFactory(), GameFactory()
+    # The feed hears nothing here: SQLite's watcher never reads, PostgreSQL's trigger is off.
+    with StreamProcess(LIVE_CHECK="0.5", LIVE_POLL_INTERVAL="3600") as process:
+        events = Events(process.url, game_path(game))
+        unchanged = Events(process.url, game_path(quiet))
+        assert next_version(events) == "1"
+        assert next_version(unchanged) == "1"
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                cursor.execute("SET session_replication_role = replica")
+            try:
+                Game.objects.filter(pk=game.pk).update(version=2)
+            finally:
+                if connection.vendor == "postgresql":
+                    cursor.execute("SET session_replication_role = origin")
+        assert next_version(events, timeout=5) == "2"
+        with pytest.raises(queue.Empty):  # nothing for the game that did not change
+            unchanged.next(timeout=1.5)
 
 
 def test_the_page_of_an_allowed_host_may_read_the_stream_from_another_port(stream_process):

@@ -146,7 +146,7 @@ def test_a_stream_a_proxy_holds_back_falls_back_to_polling(
 
 def test_table_mode_follows_the_stream_not_its_polls(streams, phones, live_server):
     """The screen in the middle of the table holds the stream: its own 3 s version checks are
-    dropped meanwhile (one safety check every 30 s stays), and a deal shows through it."""
+    dropped meanwhile (one safety check every 5 minutes stays), and a deal shows through it."""
     game = GameFactory(players=["Anna", "Ben", "Cleo"])
     screen = phones()
     checks = []

@@ -1,9 +1,13 @@
 """Every phone at a table fetches the same new sheet (issue 24): a plain viewer's live update
 (the viewer link, no session, no message waiting) is kept whole per game version and
 language, and the next viewer's answer is that one, from two queries. Never another
-language's, never an editor's (tokens), never for a phone whose answer is its own."""
+language's, never an editor's (tokens), never for a phone whose answer is its own. The
+phones that ask while the first one renders it wait for it instead of rendering it too."""
 
 import re
+import threading
+import time
+import urllib.request
 import zlib
 
 import pytest
@@ -12,7 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from scorepad import board
 from scorepad.board import viewer_key
+from scorepad.views import sheet as sheet_views
 from tests.factories import ACTOR, record_classic
 from tests.scorepad.conftest import own
 
@@ -112,3 +118,112 @@ def test_a_replaced_viewer_link_stops_even_with_an_answer_kept(game):
     game.refresh_from_db()
     game.replace_link("viewer", version=game.version, once="r" * 22, actor=ACTOR)
     assert live(Client(), old, 1).status_code == 286
+
+
+# --- one phone renders a new version for the table, the others wait for it -----------------
+
+
+def test_a_viewer_waits_for_the_answer_another_phone_is_rendering(game, monkeypatch):
+    record_classic(game, 0)
+    key = viewer_key(game.pk, 2)
+    assert board.claim(key)  # another phone of the table is rendering version 2
+    steps = []
+
+    def the_other_phone_keeps_it(seconds):
+        steps.append(seconds)
+        if len(steps) == 3:
+            board.keep_answer(key, "<p>rendered by the other phone</p>")
+
+    monkeypatch.setattr(board.time, "sleep", the_other_phone_keeps_it)
+    rendered = []
+    monkeypatch.setattr(sheet_views, "game_context", lambda *a, **k: rendered.append(a))
+    answer = live(Client(), game.viewer_token, 1)
+    assert answer.content == b"<p>rendered by the other phone</p>"
+    assert len(steps) == 3
+    assert rendered == []
+
+
+def test_a_viewer_renders_itself_when_the_other_rendering_kept_nothing(game, monkeypatch):
+    record_classic(game, 0)
+    key = viewer_key(game.pk, 2)
+    assert board.claim(key)
+    monkeypatch.setattr(board.time, "sleep", lambda seconds: board.release(key))
+    body = live(Client(), game.viewer_token, 1).content.decode()
+    assert "?v=2" in body
+    assert "+" in body
+    # Its answer is kept for the next phones, and its claim is gone.
+    assert board.get_answer(key) == body
+    assert cache.get(f"{key}:rendering") is None
+
+
+def test_a_viewer_stops_waiting_for_a_rendering_that_takes_too_long(game, monkeypatch):
+    record_classic(game, 0)
+    key = viewer_key(game.pk, 2)
+    assert board.claim(key)  # a phone whose worker was killed while rendering
+    monkeypatch.setattr(board, "WAIT_FOR", 0.05)
+    body = live(Client(), game.viewer_token, 1).content.decode()
+    assert "?v=2" in body
+
+
+def test_the_phone_that_renders_releases_its_claim_even_when_rendering_fails(game, monkeypatch):
+    record_classic(game, 0)
+    key = viewer_key(game.pk, 2)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("rendering failed")
+
+    monkeypatch.setattr(sheet_views, "game_context", broken)
+    with pytest.raises(RuntimeError):
+        live(Client(), game.viewer_token, 1)
+    assert cache.get(f"{key}:rendering") is None
+    assert board.claim(key)  # the next phone renders
+
+
+def test_an_editor_never_waits_for_the_viewers_rendering(game, monkeypatch):
+    record_classic(game, 0)
+    assert board.claim(viewer_key(game.pk, 2))
+
+    def no_waiting(seconds):
+        raise AssertionError("an editor waited for the viewers' answer")
+
+    monkeypatch.setattr(board.time, "sleep", no_waiting)
+    assert "Record deal 2" in live(Client(), game.editor_token, 1).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_viewers_asking_at_once_get_one_rendering(live_server, monkeypatch):
+    """Four phones hear of a new version in the same moment (their live streams) and ask at
+    once: the sheet is rendered once and all four get the same answer."""
+    from tests.factories import GameFactory
+
+    game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo", "Dan"])
+    record_classic(game, 1)
+    real = sheet_views.game_context
+    rendered = []
+
+    def slow(*args, **kwargs):
+        rendered.append(1)
+        time.sleep(0.3)  # the other three phones ask meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sheet_views, "game_context", slow)
+    with translation.override("en"):
+        path = reverse("game-version", kwargs={"token": game.viewer_token}) + "?v=1"
+    bodies: list[bytes] = []
+
+    def phone():
+        request = urllib.request.Request(
+            live_server.url + path, headers={"HX-Request": "true", "HX-Target": "sheet"}
+        )
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            bodies.append(answer.read())
+
+    phones = [threading.Thread(target=phone) for _ in range(4)]
+    for thread in phones:
+        thread.start()
+    for thread in phones:
+        thread.join(30)
+    assert len(bodies) == 4
+    assert len(set(bodies)) == 1
+    assert b"?v=2" in bodies[0]
+    assert rendered == [1]
