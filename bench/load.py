@@ -756,12 +756,15 @@ class Phone:
         match = POLL_URL.search(html)
         if match:
             self.poll_url = match.group(1).replace("&amp;", "&")
-            self.version = int(match.group(2))
+            before, self.version = self.version, int(match.group(2))
             self.sheet = html
             saved = self.evening.saved.get((self.table["editor"], self.version))
             now = time.monotonic()
+            # A version this phone shows for the first time (a reload of the page it already
+            # showed is no update: counted, it gave the age of the sheet as a latency).
             if (
                 saved is not None
+                and self.version > before
                 and not self.editor
                 and self.evening.start <= now < self.evening.end
             ):
