@@ -269,10 +269,11 @@ def import_game(
     )
     _require(not has_unstorable_text(document), str(UNSTORABLE_MESSAGE))
     seats = _seats(document.get("players"), max_seats)
-    game_data = _new_game_form(document, seats).cleaned_data
-    schedule = game_data["schedule_rows"]
+    # Before the game's form counts the players of each deal (a number there is no list).
     deals = document.get("deals") or []
     _require(isinstance(deals, list), _("The deals of the export are not a list."))
+    game_data = _new_game_form(document, seats).cleaned_data
+    schedule = game_data["schedule_rows"]
     _require(max_deals is None or len(deals) <= max_deals, _("The export has too many deals."))
     if schedule is not None:
         _require(len(deals) <= len(schedule), _("The export has more deals than its schedule."))

@@ -378,6 +378,9 @@ def import_bodies(draw):
          b'"players": ["A", "B"], "schedule": [{"cards": 1e999}]}', as_file=False)  # fmt: skip
 @example(body=b'{"format": "continental-scorepad", "format_version": 1, "variant": "classic", '
          b'"players": ["A", "B"], "value_per_point": [0, [1, 2], -2]}', as_file=False)  # fmt: skip
+# Found by this test on PostgreSQL's run: deals that are a number, not a list, were counted.
+@example(body=b'{"format": "continental-scorepad", "format_version": 1, "variant": "classic", '
+         b'"players": ["A", "B"], "deals": 1.5}', as_file=False)  # fmt: skip
 def test_import_never_500_and_a_refused_file_changes_nothing(body, as_file):
     counts = (Game.objects.count(), Circle.objects.count(), Deal.objects.count())
     if as_file:

@@ -40,6 +40,18 @@ def post_import(client, doc, *, upload=False):
     return client.post(reverse("game-import"), data)
 
 
+# --- 0. deals that are no list are said so, before anything counts them ---------------------
+
+
+@pytest.mark.parametrize("deals", [1.5, 7, "ab", {"n": 1}, True])
+@pytest.mark.parametrize("upload", [False, True])
+def test_deals_that_are_no_list_are_refused_with_a_message(client, deals, upload):
+    response = post_import(client, document(deals=deals), upload=upload)
+    assert response.status_code == 200
+    assert "The deals of the export are not a list." in response.content.decode()
+    assert not Game.objects.exists()
+
+
 # --- 1. money per point: rounded to cents, then bounded like the new-game form --------------
 
 
