@@ -20,8 +20,7 @@ first event within a few seconds knows a proxy buffers it and polls instead
 Every ``LIVE_CHECK`` seconds the process reads the versions of all it follows once (one query
 per kind), so a change the feed missed still reaches the phones; the pages then need no poll
 of their own but a rare one. Comment lines every ``LIVE_HEARTBEAT`` seconds keep proxies
-from closing it, ``retry:`` with
-jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
+from closing it, ``retry:`` with jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
 seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
 ``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
 (raised to its hard limit at start), at most ``max_streams()`` in all (503); both with
@@ -244,7 +243,6 @@ class Feed:
         self.checker: asyncio.Task | None = None
         self.connected = asyncio.Event()
         self.reconnects = 0
-        self.checks = 0
 
     def start(self) -> None:
         run = self.listen if connection.vendor == "postgresql" else self.watch
@@ -267,7 +265,6 @@ class Feed:
             await asyncio.sleep(every * (0.9 + 0.2 * random.random()))
             try:
                 await hub.catch_up()
-                self.checks += 1
             except Exception:
                 log.exception("the periodic check of the followed versions failed")
 

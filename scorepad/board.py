@@ -171,7 +171,12 @@ def get_answer(key: str) -> str | None:
     except DatabaseError:
         log.warning("the viewer's answer could not be read from the cache; it is rendered")
         return None
-    return None if blob is None else zlib.decompress(blob).decode()
+    return None if blob is None else _text(blob)
+
+
+def _text(blob: bytes) -> str:
+    """A kept answer as it was rendered (kept compressed)."""
+    return zlib.decompress(blob).decode()
 
 
 # One phone renders a new version's answer for the table; the others wait for it (as a
@@ -181,6 +186,10 @@ def get_answer(key: str) -> str | None:
 RENDERING_FOR = 5  # seconds a claim lasts at most (a worker killed while rendering)
 WAIT_FOR = 0.5  # seconds a phone waits for another one's rendering, then renders itself
 WAIT_STEP = 0.015
+# How long the release of a claim may wait for another writer on SQLite (a deal holds the
+# lock for milliseconds): the phones waiting for that answer wait for it. The claim and the
+# answer kept do not wait: a phone that cannot claim renders, as one that finds no answer.
+BRIEF_MS = 50
 
 
 def _claim_key(key: str) -> str:
@@ -218,7 +227,7 @@ def wait_for_answer(key: str) -> str | None:
         except DatabaseError:
             return None
         if key in found:
-            return zlib.decompress(found[key]).decode()
+            return _text(found[key])
         if claimed not in found:
             return None
     return None
@@ -265,12 +274,6 @@ def _set(key: str, found: Board) -> None:
     else:
         if not kept:  # another worker kept it first, or the database cache was busy
             log.info("the sheet was not kept: the cache had it or was busy")
-
-
-# How long the release of a claim may wait for another writer on SQLite (a deal holds the
-# lock for milliseconds): the phones waiting for that answer wait for it. The claim and the
-# answer kept do not wait: a phone that cannot claim renders, as one that finds no answer.
-BRIEF_MS = 50
 
 
 @contextmanager
