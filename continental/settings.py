@@ -92,6 +92,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "continental.dbdown.RetryReadMiddleware",  # first: a read it answers again runs it all
+    "scorepad.warm.WarmViewersMiddleware",  # a change's viewers' answer, kept after it
     "django.middleware.security.SecurityMiddleware",
     "continental.middleware.OpenerPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -33,6 +33,8 @@ from rules.engine.variants import (
     get_variant,
 )
 
+from . import warm
+
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
 NAME_MAX = 40
@@ -529,6 +531,7 @@ class Game(models.Model):
                 raise AlreadyDone from None
             raise
         self.version = version + 1
+        warm.changed(self.pk, self.viewer_token, self.version)
         return event
 
     def loaded_rows(self, version: int) -> Rows | None:

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseStopPolling
 from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
-from .. import board, history
+from .. import board, history, warm
 from ..access import (
     Access,
     actor,
@@ -72,6 +72,8 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
         if answer is None:
             # Another phone of the table may be rendering this very answer: wait for it.
             claimed = board.claim(key)
+            if not claimed and warm.warming(request):
+                return HttpResponse(status=204)  # another phone renders it: nothing to keep
             answer = None if claimed else board.wait_for_answer(key)
         if answer is not None:
             return HttpResponse(answer)

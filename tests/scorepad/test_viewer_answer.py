@@ -16,10 +16,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad import board
+from scorepad import board, warm
 from scorepad.board import viewer_key
 from scorepad.views import sheet as sheet_views
-from tests.factories import ACTOR, record_classic
+from tests.factories import ACTOR, classic_form_data, record_classic
 from tests.scorepad.conftest import own
 
 pytestmark = pytest.mark.django_db
@@ -227,3 +227,89 @@ def test_four_viewers_asking_at_once_get_one_rendering(live_server, monkeypatch)
     assert len(set(bodies)) == 1
     assert b"?v=2" in bodies[0]
     assert rendered == [1]
+
+
+# --- the worker that saved a change keeps the viewers' answer before they ask (warm.py) ----
+
+
+def _save_a_deal(game, lang: str = "de", editor: Client | None = None) -> Client:
+    editor = own(editor or Client(), game)
+    with translation.override(lang):
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+    saved = editor.post(url, classic_form_data(game, 2, jokers=1))
+    assert saved.status_code == 302
+    return editor
+
+
+def _kept(game, version: int, lang: str) -> str | None:
+    with translation.override(lang):
+        return board.get_answer(viewer_key(game.pk, version))
+
+
+def test_a_saved_deal_keeps_the_viewers_answer_before_any_viewer_asks(
+    game, settings, django_assert_num_queries
+):
+    settings.LIVE_STREAMS = True
+    _save_a_deal(game, "de")
+    kept = _kept(game, 2, "de")
+    assert kept is not None
+    assert "/de/games/" in kept and "?v=2" in kept and "+9" in kept
+    assert _kept(game, 2, "en") is None  # the editor's language only: the others render
+    with django_assert_num_queries(2):  # the game's version, and the answer kept
+        first = live(Client(), game.viewer_token, 1, "de")
+    assert first.content.decode() == kept
+    # What was kept is what a viewer renders itself.
+    cache.clear()
+    assert live(Client(), game.viewer_token, 1, "de").content.decode() == kept
+    assert game.editor_token not in kept
+    assert "csrfmiddlewaretoken" not in kept
+
+
+def test_without_the_streams_nothing_is_kept_ahead(game, settings):
+    settings.LIVE_STREAMS = False
+    _save_a_deal(game, "de")
+    assert _kept(game, 2, "de") is None
+
+
+def test_a_change_refused_keeps_nothing(game, settings):
+    settings.LIVE_STREAMS = True
+    editor = own(Client(), game)
+    with translation.override("de"):
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+    stale = classic_form_data(game, 2, version=0)
+    assert editor.post(url, stale).status_code == 409  # "the sheet changed meanwhile"
+    game.refresh_from_db()
+    assert game.version == 1
+    assert _kept(game, 1, "de") is None
+
+
+def test_keeping_ahead_never_waits_for_another_phones_rendering(game, settings, monkeypatch):
+    settings.LIVE_STREAMS = True
+    with translation.override("de"):
+        assert board.claim(viewer_key(game.pk, 2))  # a viewer's phone asked first
+
+    def no_waiting(seconds):
+        raise AssertionError("the saving worker waited for a viewer's rendering")
+
+    monkeypatch.setattr(board.time, "sleep", no_waiting)
+    _save_a_deal(game, "de")
+    assert _kept(game, 2, "de") is None  # the viewer that claimed it keeps it
+    meta = {"SERVER_NAME": "testserver", "SERVER_PORT": "80", "wsgi.url_scheme": "http"}
+    assert warm.warm(meta, "de", game.viewer_token, 2) == 204
+
+
+def test_a_failure_while_keeping_ahead_leaves_the_change_saved(game, settings, monkeypatch):
+    settings.LIVE_STREAMS = True
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("rendering failed")
+
+    monkeypatch.setattr(sheet_views, "game_context", broken)
+    # The viewer's request fails after the editor's answer went out; the test client would
+    # raise what a server only logs.
+    _save_a_deal(game, "de", Client(raise_request_exception=False))  # answered 302
+    game.refresh_from_db()
+    assert game.version == 2
+    assert game.deals.count() == 1
+    with translation.override("de"):
+        assert cache.get(f"{viewer_key(game.pk, 2)}:rendering") is None

@@ -34,8 +34,11 @@ from html import escape
 from xml.etree import ElementTree
 
 import pytest
+from django.core.cache import cache
 from django.db import transaction
-from django.urls import get_resolver
+from django.test import Client, override_settings
+from django.urls import get_resolver, reverse
+from django.utils import translation
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -50,6 +53,7 @@ from hypothesis.stateful import (
 from rules.engine.cards import parse_cards
 from rules.engine.scoring import hand_penalty
 from rules.engine.variants import VARIANT_IDS, get_variant
+from scorepad import board
 from scorepad.models import Evening, Game, GameEvent
 from tests.whole.browser import Form, Page, Phone, path_of
 from tests.whole.model import (
@@ -140,6 +144,7 @@ def stroked_classes() -> set[str]:
 class Walk(RuleBasedStateMachine):
     examples = 0
     total_steps = 0
+    kept_checked = 0  # viewers' answers kept ahead and compared with a fresh rendering
 
     def __init__(self):
         super().__init__()
@@ -1108,6 +1113,7 @@ class Walk(RuleBasedStateMachine):
         self.prints = prints
         for pk in sorted(self.touched):
             self.check_game(pk, [lang], every_phone=False)
+            self.kept_answers_are_fresh(pk)
         for pk in sorted(self.touched_evenings):
             self.check_evening(pk, [lang])
         for pk in sorted(self.touched_circles):
@@ -1116,6 +1122,23 @@ class Walk(RuleBasedStateMachine):
         self.touched.clear()
         self.touched_evenings.clear()
         self.touched_circles.clear()
+
+    def kept_answers_are_fresh(self, pk: int) -> None:
+        """What a change kept ahead for the viewers' phones (scorepad/warm.py) is what a
+        viewer's phone renders itself now, with nothing kept, in each language kept."""
+        game = Game.objects.get(pk=pk)
+        for lang in LANGS:
+            with translation.override(lang):
+                kept = board.get_answer(board.viewer_key(pk, game.version))
+                url = reverse("game-version", kwargs={"token": game.viewer_token})
+            if kept is None:
+                continue
+            cache.clear()
+            fresh = Client().get(
+                f"{url}?v={game.version - 1}", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="sheet"
+            )
+            assert fresh.content.decode() == kept, f"game {pk}: the viewers' answer kept is stale"
+            Walk.kept_checked += 1
 
     def circles_are_isolated(self) -> None:
         """A seat's person is of its game's circle; a game outside any circle has no person;
@@ -1377,9 +1400,11 @@ WALK_MINUTES = float(os.environ.get("WALK_MINUTES", "0"))
 
 
 @pytest.mark.django_db
+@override_settings(LIVE_STREAMS=True)  # as served: each change keeps its viewers' answer
 def test_the_whole_app_walked_at_random():
     if not WALK_MINUTES:
         run_state_machine_as_test(Walk, settings=WALK)
+        assert Walk.kept_checked, "no viewers' answer kept ahead was ever compared"
         return
     started = time.monotonic()
     found: list[str] = []
