@@ -603,11 +603,15 @@ def _dechunk(data: bytes) -> bytes:
     return b"".join(out)
 
 
+CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:\s*(\d+)", re.IGNORECASE)
+
+
 async def fetch(
     port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
 ) -> Answer:
     """One request on a new loopback connection (gunicorn's sync workers close it after the
-    answer), read to the end."""
+    answer), read as a browser reads it: to its Content-Length when it has one (the server
+    may still work after the answer, scorepad/warm.py), else to the end."""
 
     async def exchange() -> bytes:
         reader, writer = await asyncio.open_connection(HOST, port)
@@ -618,7 +622,11 @@ async def fetch(
                 lines.append(f"Content-Length: {len(body)}")
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
             await writer.drain()
-            return await reader.read(-1)
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = CONTENT_LENGTH.search(head)
+            if length is None:
+                return head + await reader.read(-1)
+            return head + await reader.readexactly(int(length.group(1)))
         finally:
             writer.close()
 
