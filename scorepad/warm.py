@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 # Set in the environ of the request made here (no client can set a key without HTTP_): a
 # warming request that finds another phone rendering leaves at once instead of waiting.
 FLAG = "scorepad.warm"
-# What of the saving request the viewer's request keeps: how the site was reached.
+# What of the saving request the viewer's request keeps: how the site was reached (and the
+# proxy's X-Forwarded-* headers); none of its cookies, none of its other headers.
 KEPT_META = ("SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "REMOTE_ADDR")
 
 _local = threading.local()
@@ -70,7 +71,9 @@ class WarmViewersMiddleware:
         if games and settings.LIVE_STREAMS and response.status_code < 400:
             meta = {key: request.META[key] for key in KEPT_META if key in request.META}
             meta.update(
-                (key, value) for key, value in request.META.items() if key.startswith("HTTP_X_")
+                (key, value)
+                for key, value in request.META.items()
+                if key.startswith("HTTP_X_FORWARDED_")
             )
             meta["wsgi.url_scheme"] = request.scheme
             language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE

@@ -253,7 +253,9 @@ def test_a_saved_deal_keeps_the_viewers_answer_before_any_viewer_asks(
     _save_a_deal(game, "de")
     kept = _kept(game, 2, "de")
     assert kept is not None
-    assert "/de/games/" in kept and "?v=2" in kept and "+9" in kept
+    assert "/de/games/" in kept
+    assert "?v=2" in kept
+    assert "+9" in kept
     assert _kept(game, 2, "en") is None  # the editor's language only: the others render
     with django_assert_num_queries(2):  # the game's version, and the answer kept
         first = live(Client(), game.viewer_token, 1, "de")
@@ -313,3 +315,26 @@ def test_a_failure_while_keeping_ahead_leaves_the_change_saved(game, settings, m
     assert game.deals.count() == 1
     with translation.override("de"):
         assert cache.get(f"{viewer_key(game.pk, 2)}:rendering") is None
+
+
+def test_a_deal_from_the_outbox_behind_a_proxy_keeps_the_plain_viewers_answer(game, settings):
+    """The saving request's own headers (the outbox's, htmx's, its cookies) are not the
+    viewer's: what is kept is what a plain viewer's phone renders."""
+    settings.LIVE_STREAMS = True
+    editor = own(Client(), game)
+    with translation.override("de"):
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+    saved = editor.post(
+        url,
+        classic_form_data(game, 2, jokers=1),
+        HTTP_X_SCOREPAD_OUTBOX="1",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="game",
+        HTTP_X_FORWARDED_FOR="192.0.2.7",
+    )
+    assert (saved.status_code, saved.json()["outcome"]) == (200, "saved")
+    kept = _kept(game, 2, "de")
+    assert kept is not None
+    assert "/de/games/" in kept
+    cache.clear()
+    assert live(Client(), game.viewer_token, 1, "de").content.decode() == kept
