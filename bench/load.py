@@ -1202,6 +1202,7 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
             cpu_clients = time.process_time()
             wall = time.monotonic()
             cpu_live = server_cpu(live.proc.pid) if live else 0.0
+            log_at = server.log_path.stat().st_size
             # The idle step is the reference of every kind: long enough for a p95 of each.
             step_args = args
             if push and idle is None:
@@ -1228,6 +1229,7 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
                     if values and kind != LATENCY
                 }
             holds, waited = print_evening(k, evening, reference, cpu, idle)
+            print_refused(server.log_path, log_at)
             if holds and len(passed) == steps.index(k):
                 passed.append(k)
             if waited and len(passed_waited) == steps.index(k):
@@ -1240,6 +1242,24 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
             print(f"  {name}: {best} tables on {cores} cores = {best / cores:g} per core{more}")
         else:
             print(f"  {name}: below {steps[0]} tables (the smallest step missed the target)")
+
+
+# scorepad/board.py's warnings when the cache refused a write at once (on SQLite: the write
+# lock was held by another writer): a sheet or a viewers' answer not kept is rendered again.
+REFUSED = b"the cache could not take it now"
+
+
+def print_refused(log_path: Path, offset: int) -> None:
+    """The cache writes refused during the step, and the errors the server logged."""
+    with open(log_path, "rb") as log:
+        log.seek(offset)
+        lines = log.read().splitlines()
+    refused = sum(REFUSED in line for line in lines)
+    tracebacks = sum(line.startswith(b"Traceback") for line in lines)
+    print(
+        f"    cache writes refused at once (a sheet or answer not kept): {refused};"
+        f" tracebacks in the server's log: {tracebacks}"
+    )
 
 
 def postgres_answers() -> str | None:
