@@ -948,7 +948,7 @@ class Phone:
             url,
             self.headers("game", **{"Content-Type": "application/x-www-form-urlencoded"}),
             body,
-            expect=(302,),
+            expect=(200, 302),
         )
         if saved is None:
             self.location = self.link
@@ -956,6 +956,10 @@ class Phone:
         self.keep_cookies(saved)
         if fields["version"].isdigit():
             ev.saved[(self.table["editor"], int(fields["version"]) + 1)] = time.monotonic()
+        if saved.status == 200:  # the sheet itself (scorepad/views/common.sheet_after_saving)
+            self.location = saved.headers.get("hx-push-url", self.link)
+            self.shown(saved.body)
+            return
         target = saved.headers.get("location", self.link)
         sheet = await ev.call("sheet after saving", "GET", target, self.headers("game"))
         if sheet is not None:

@@ -531,6 +531,12 @@ class Game(models.Model):
                 raise AlreadyDone from None
             raise
         self.version = version + 1
+        if rows is None:
+            # ``apply`` changed rows this game may hold loaded; an answer that renders its
+            # sheet from them reads them again (``board.full_sheet``).
+            cache = getattr(self, "_prefetched_objects_cache", {})
+            cache.pop("deals", None)
+            cache.pop("seats", None)
         warm.changed(self.pk, self.viewer_token, self.version)
         return event
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, cast
 
@@ -11,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.template.response import SimpleTemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import push_url
@@ -207,3 +209,31 @@ def render_game(
 
 def to_sheet(access: Access) -> HttpResponse:
     return redirect(game_url(access.token))
+
+
+class LaterResponse(SimpleTemplateResponse):
+    """An answer Django's handler renders once the view has returned: after the write's
+    transaction has committed (``game_view`` holds it around the view), so the database's
+    write lock is not held while the sheet renders."""
+
+    def __init__(self, render: Callable[[], str]):
+        super().__init__(template="")
+        self._later = render
+
+    @property
+    def rendered_content(self) -> str:
+        return self._later()
+
+
+def sheet_after_saving(request: HttpRequest, access: Access) -> HttpResponse:
+    """The answer to a write that was saved. htmx swaps the sheet in from this answer itself,
+    the rows the write left rendered (no redirect, no second request of the phone on the
+    table's Wi-Fi, no second reading of the game), and the address shown is the game's; a
+    form posted without JavaScript is redirected to the sheet (post/redirect/get)."""
+    if not partial_wanted(request):
+        return to_sheet(access)
+    response = LaterResponse(
+        lambda: render_to_string(f"{GAME_TEMPLATE}#game", game_context(request, access), request)
+    )
+    push_url(response, game_url(access.token))
+    return response

@@ -31,7 +31,7 @@ from ..forms.data import as_data, form_data, small_int
 from ..forms.deals import DealForm, deal_form_class
 from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
 from ..sheet import players_of_deals
-from .common import game_url, htmx_of, posted_once, render_game, to_sheet
+from .common import game_url, htmx_of, posted_once, render_game, sheet_after_saving, to_sheet
 
 INFO, ERROR = messages.INFO, messages.ERROR
 
@@ -60,11 +60,12 @@ def outbox_reply(access: Access, outcome: str, message: str, **extra) -> JsonRes
 
 
 def _done(request: HttpRequest, access: Access, outcome: str, message: str, level=messages.SUCCESS):
-    """After a write: the outbox's answer, or the message for the sheet and back to it."""
+    """After a write: the outbox's answer, or the message for the sheet and back to it (a
+    saved change answers with the sheet it made, ``sheet_after_saving``)."""
     if from_outbox(request):
         return outbox_reply(access, outcome, message)
     messages.add_message(request, level, message)
-    return to_sheet(access)
+    return sheet_after_saving(request, access) if outcome == "saved" else to_sheet(access)
 
 
 def _panel(
@@ -400,7 +401,7 @@ def _simple_change(
         return render_game(request, fresh, notice=_stale_notice(), status=409)
     if tags and not from_outbox(request):
         messages.add_message(request, messages.SUCCESS, done, extra_tags=tags)
-        return to_sheet(access)
+        return sheet_after_saving(request, access)
     return _done(request, access, "saved", done)
 
 

@@ -134,6 +134,15 @@ def unsigned(html: str) -> str:
     return SIGNED_TAIL.sub(r"\1", html)
 
 
+def sheet_part(html: str) -> str:
+    """The sheet of a game page's answer (its table, actions, standings and chart), without
+    the answer's own one-time form token and CSRF token."""
+    start = html.find('<section id="sheet"')
+    assert start >= 0, "no sheet in the answer"
+    sheet = html[start : html.index('<div class="poll"', start)]
+    return unsigned(re.sub(r'name="(once|csrfmiddlewaretoken)" value="[^"]*"', r"\1", sheet))
+
+
 def stroked_classes() -> set[str]:
     """Classes the stylesheet gives a stroke or a line colour (``--c``, which the charts'
     lines are stroked with) to: a line with none of them and no stroke of its own is drawn
@@ -153,6 +162,7 @@ class Walk(RuleBasedStateMachine):
     examples = 0
     total_steps = 0
     kept_checked = 0  # viewers' answers kept ahead and compared with a fresh rendering
+    sheets_answered = 0  # saves through htmx answered with the sheet itself
 
     def __init__(self):
         super().__init__()
@@ -221,6 +231,26 @@ class Walk(RuleBasedStateMachine):
             # tries them too.
             self.offered.extend(f for f in page.forms if f.method == "post")
             del self.offered[:-24]
+        return page
+
+    def save(self, who: str, pk: int, form: Form, values: dict | None, htmx: bool) -> Page:
+        """Post a write form as a browser without JavaScript does (followed to the sheet),
+        or as htmx does: then the answer is the sheet itself (status 200, no redirect to
+        follow), the address the phone shows is the game's, and what it shows is what the
+        game page shows now (up to this answer's own tokens), with the message of the save."""
+        if not htmx:
+            return self.post(who, form, values)
+        headers = {"HX-Request": "true", "HX-Target": "game"}
+        page = self.post(who, form, values, headers=headers, follow=False)
+        assert page.status == 200, f"htmx's save answered {page.status}, not the sheet"
+        url = self.url(pk, who)
+        assert page.response["HX-Push-Url"] == url, page.response.get("HX-Push-Url")
+        assert re.search(r'<li class="message [^"]*success', page.html), "no message of the save"
+        Walk.sheets_answered += 1
+        fresh = self.phones[who].get(url, **headers)
+        assert sheet_part(page.html) == sheet_part(fresh.html), (
+            f"game {pk}: the sheet answered to the save is not the game's sheet now"
+        )
         return page
 
     def game_tokens(self, pk: int) -> tuple[str, str]:
@@ -335,7 +365,7 @@ class Walk(RuleBasedStateMachine):
         players = mgame.active_positions()
         values, deal = self.entry_values(mgame, form, data, players)
         before = self.game(pk).version
-        self.post(who, form, values)
+        self.save(who, pk, form, values, data.draw(st.booleans()))
         after = self.game(pk).version
         assert after == before + 1, f"a fresh deal form was not recorded ({values})"
         mgame.record(deal)
@@ -360,7 +390,7 @@ class Walk(RuleBasedStateMachine):
         ]
         values, deal = self.entry_values(mgame, form, data, players)
         before = self.game(pk).version
-        self.post(who, form, values)
+        self.save(who, pk, form, values, data.draw(st.booleans()))
         after = self.game(pk).version
         assert after == before + 1, f"a fresh correction was not saved ({values})"
         mgame.edit(number, deal)
@@ -433,9 +463,9 @@ class Walk(RuleBasedStateMachine):
         deal.players = list(row["players"])
         deal.scores = {pos: row["scores"][pos] for pos in deal.players}
 
-    @rule(i=st.integers(0, 99), b=st.booleans())
+    @rule(i=st.integers(0, 99), b=st.booleans(), htmx=st.booleans())
     @precondition(lambda self: any(g.deals for g in self.games.values()))
-    def undo(self, i, b):
+    def undo(self, i, b, htmx):
         pks = sorted(pk for pk, g in self.games.items() if g.deals)
         pk = pks[i % len(pks)]
         mgame = self.games[pk]
@@ -444,7 +474,7 @@ class Walk(RuleBasedStateMachine):
         form = page.form("/deals/undo/")
         assert form is not None, "no Undo on a sheet with deals"
         before = self.game(pk).version
-        page = self.post(who, form)
+        page = self.save(who, pk, form, None, htmx)
         assert self.game(pk).version == before + 1
         mgame.take_away(len(mgame.deals), self.latest_event(pk).pk)
         self.touched.add(pk)
@@ -1417,6 +1447,7 @@ def test_the_whole_app_walked_at_random():
     if not WALK_MINUTES:
         run_state_machine_as_test(Walk, settings=WALK)
         assert Walk.kept_checked, "no viewers' answer kept ahead was ever compared"
+        assert Walk.sheets_answered, "no save through htmx was ever answered with the sheet"
         return
     started = time.monotonic()
     found: list[str] = []
