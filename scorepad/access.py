@@ -24,7 +24,7 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 from .models import Actor, Circle, Game
-from .sheet import sheet_prefetch
+from .sheet import deal_prefetch, sheet_prefetch
 from .tokens import LINK
 
 CREATED = "scorepad_games"  # ids of the games this phone created
@@ -198,15 +198,19 @@ def actor(request: HttpRequest, access: Access) -> Actor:
     return Actor(role=role, device=device(request))
 
 
-def resolve(request: HttpRequest, token: str, *, full: bool = True, lock: bool = False) -> Access:
+def resolve(
+    request: HttpRequest, token: str, *, full: bool = True, lock: bool = False, deals: bool = False
+) -> Access:
     """The game behind a link and this phone's rights on it; 404 for an unknown link. With
-    ``full`` its sheet's rows come along; with ``lock`` (inside a transaction) the game's
-    row is locked by the same query that reads it (PostgreSQL's FOR UPDATE; SQLite's
-    IMMEDIATE transaction holds the database's write lock already)."""
+    ``full`` its sheet's rows come along (with ``deals``, its seats and deals only, not
+    their scores); with ``lock`` (inside a transaction) the game's row is locked by the
+    same query that reads it (PostgreSQL's FOR UPDATE; SQLite's IMMEDIATE transaction holds
+    the database's write lock already)."""
     found = Game.objects.by_token(token)
     if lock:
         found = found.select_for_update()
-    game = (found.prefetch_related(*sheet_prefetch()) if full else found).one()
+    rows = deal_prefetch() if deals else sheet_prefetch() if full else []
+    game = found.prefetch_related(*rows).one()
     if game is None:
         raise Http404("no game behind this link")
     if game.pk in created_ids(request):
@@ -238,17 +242,19 @@ def one_writer(request: HttpRequest, rows: QuerySet) -> Iterator[None]:
         yield
 
 
-def game_view(*, editor: bool = False, full: bool = True):
+def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = False):
     """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403. A
     POST runs with the game locked as ``one_writer`` locks it, the link resolved by the
-    query that takes the lock."""
+    query that takes the lock. ``get_deals``: a GET reads the seats and deals only (a new
+    deal's form and its preview), a POST all its rows."""
 
     def decorate(view):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
             if request.method != "POST":
-                return guarded(request, resolve(request, token, full=full), *args, **kwargs)
+                access = resolve(request, token, full=full, deals=get_deals)
+                return guarded(request, access, *args, **kwargs)
             # One transaction whose first query reads and locks the game (``one_writer``'s
             # lock and the link's lookup in one).
             with transaction.atomic():

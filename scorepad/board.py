@@ -109,8 +109,16 @@ def cache_key(access) -> str:
 
 def full_sheet(game: Game) -> Sheet:
     """The sheet of a game, loading its seats, deals and scores unless they are loaded."""
-    if "deals" not in getattr(game, "_prefetched_objects_cache", {}):
+    loaded = getattr(game, "_prefetched_objects_cache", {})
+    if "deals" not in loaded:
         prefetch_related_objects([game], *sheet_prefetch())
+    else:  # the deals without their scores (``sheet.deal_prefetch``): one query for all
+        deals = [
+            d
+            for d in loaded["deals"]
+            if "scores" not in getattr(d, "_prefetched_objects_cache", {})
+        ]
+        prefetch_related_objects(deals, "scores")
     return build_sheet(game)
 
 

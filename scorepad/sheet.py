@@ -48,6 +48,16 @@ def sheet_prefetch() -> list[Prefetch]:
     ]
 
 
+def deal_prefetch() -> list[Prefetch]:
+    """What a new deal's form and its preview read of a game: the seats, and the deals
+    without their scores (how many were played; ``board.full_sheet`` adds the scores
+    when the sheet has to be built)."""
+    return [
+        Prefetch("seats", queryset=Seat.objects.order_by("position")),
+        Prefetch("deals", queryset=Deal.objects.order_by("number")),
+    ]
+
+
 @dataclass
 class Cell:
     points: int | None  # None when the deal was abandoned, or the player was not in it

@@ -11,26 +11,55 @@ alone works (it accepts canonical tokens and the local rank letters of the langu
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
-from django.utils.translation import get_language
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
 
 from rules.engine.cards import JOKER, RANKS, RED_SUITS, SUITS, Card, local_code, local_token
-from rules.engine.variants import CLASSIC, Variant
+from rules.engine.variants import CLASSIC, Variant, get_variant
 from rules.pages.words import card_name, words
 
 register = template.Library()
 
 
-@register.inclusion_tag("cards/grid.html")
+@register.simple_tag
 def card_grid(
     target: str, label: str = "", variant: Variant | None = None, kept: bool = False
-) -> dict:
+) -> SafeString:
     """``variant``: a game scored by penalties, whose keys then carry each card's points (the
     grid adds up the cards of the hand). ``kept``: a grid kept with the sheet
-    (scorepad/board.py), on a page that loads its script itself: no static file named."""
+    (scorepad/board.py), on a page that loads its script itself: no static file named.
+
+    The grid is the same for the same arguments in the same language (fifty-three keys, each
+    player's in a penalty game's deal form): rendered once per worker and kept."""
+    scored = variant.id if variant is not None and variant.id != CLASSIC else None
+    return _grid(get_language(), str(target), str(label), scored, bool(kept))
+
+
+@lru_cache(maxsize=512)
+def _grid(lang: str, target: str, label: str, scored_id: str | None, kept: bool) -> SafeString:
+    with override(lang):
+        return mark_safe(
+            render_to_string("cards/grid.html", _grid_context(target, label, scored_id, kept))
+        )
+
+
+@receiver(setting_changed)
+def _settings_changed(**kwargs) -> None:
+    """A test that changes the settings (the static files' storage, the templates) gets
+    grids rendered under them."""
+    _grid.cache_clear()
+
+
+def _grid_context(target: str, label: str, scored_id: str | None, kept: bool) -> dict:
     lang = get_language()
-    scored = variant if variant is not None and variant.id != CLASSIC else None
+    scored = get_variant(scored_id) if scored_id else None
     points = scored is not None
     suit_names = words(lang)["cards"]["suits"]
     suits = []

@@ -326,7 +326,7 @@ def _ended() -> str:
 
 
 @require_http_methods(["GET", "POST"])
-@game_view(editor=True)
+@game_view(editor=True, get_deals=True)
 def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if game.is_finished or game.is_complete(len(game.deals.all())):

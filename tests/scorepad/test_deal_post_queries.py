@@ -3,6 +3,8 @@ production (a transaction of its own per request, BEGIN and COMMIT included), on
 on PostgreSQL alike. A query that comes back fails here; so does a total worked out from
 rows the request loaded when they were not the game's rows any more."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -121,3 +123,39 @@ def _result(game: Game, winner: int):
     form = ClassicDealForm(data, game=game, seats=list(game.seats.order_by("position")))
     assert form.is_valid(), form.errors
     return form.result
+
+
+def test_a_new_deals_form_and_its_preview_read_no_scores():
+    """The form and the preview need the seats and how many deals were played, not the
+    scores: those are read only when the sheet around the form has to be built, in one
+    query, and the sheet built then is the whole sheet."""
+    from django.core.cache import cache
+
+    from scorepad.templatetags.scorepad import signed
+
+    game, phone = _table(5)
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    htmx = {"HX-Request": "true", "HX-Target": "game"}
+    phone.get(url, headers=htmx)  # the sheet of this version kept
+    with CaptureQueriesContext(connection) as queries:
+        form = phone.get(url, headers=htmx)
+        preview = phone.get(
+            url,
+            classic_form_data(game, 1),
+            headers={**htmx, "HX-Target": "preview"},
+        )
+    assert form.status_code == preview.status_code == 200
+    assert "Record deal 6" in form.content.decode()
+    assert "Every other player pays Ben" in preview.content.decode()
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not [q for q in sql if 'FROM "scorepad_dealscore"' in q], "\n".join(sql)
+
+    cache.clear()  # nothing kept: the sheet is built, its scores read once
+    with CaptureQueriesContext(connection) as queries:
+        form = phone.get(url, headers=htmx)
+    html = form.content.decode()
+    scores = [q["sql"] for q in queries.captured_queries if 'FROM "scorepad_dealscore"' in q["sql"]]
+    assert len(scores) == 1, scores
+    totals = [s.total for s in Game.objects.get(pk=game.pk).seats.order_by("position")]
+    footer = re.findall(r"<tfoot>.*?</tfoot>", html, re.S)[0]
+    assert re.findall(r"<td>([^<]*)</td>", footer) == [signed(total) for total in totals]

@@ -127,7 +127,7 @@ def test_the_answer_reads_no_row_of_the_game_again():
     sql = [q["sql"] for q in queries.captured_queries]
     inserted = next(i for i, q in enumerate(sql) if q.startswith('INSERT INTO "scorepad_deal"'))
     after = sql[inserted + 1 :]
-    for table in ("scorepad_deal", "scorepad_score", "scorepad_seat"):
+    for table in ("scorepad_deal", "scorepad_dealscore", "scorepad_seat"):
         reads = [q for q in after if q.startswith("SELECT") and f'FROM "{table}"' in q]
         assert not reads, f"{table} read again:\n" + "\n".join(reads)
     assert _rows(answer.content.decode()) == 4
