@@ -32,9 +32,8 @@ from rules.facts import NAMES
 from .charts import MARKS, mark_path
 from .evenings import EveningPage
 from .models import Game, roots
-from .sheet import Sheet
+from .sheet import Sheet, signed
 from .templatetags.evenings import amount, signed_money
-from .templatetags.scorepad import signed
 
 # The players' colours of the light stylesheet (static/css/app.css, --p0 ... --p5; a test
 # keeps them equal) and the colour each mark takes: .m0 ... .m5 the six, .m6 ... .m11 the

@@ -58,12 +58,27 @@ def deal_prefetch() -> list[Prefetch]:
     ]
 
 
+def signed(value: int | None) -> str:
+    """+12, −4, 0: the classic game's balances read as gains and losses."""
+    if value is None:
+        return ""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
 @dataclass
 class Cell:
     points: int | None  # None when the deal was abandoned, or the player was not in it
     total: int
     went_out: bool = False
     away: bool = False  # the player was not at the table for this deal
+    # The two numbers as the sheet writes them (signed in the classic game), worked out
+    # once here: the sheet's table writes a cell per player and deal.
+    shown: str = ""
+    total_shown: str = ""
 
 
 @dataclass
@@ -209,18 +224,25 @@ def build_sheet(game: Game) -> Sheet:
     playing = [*players_of_deals(game, deals), {s.position for s in seats if s.active}]
     dealt_by = dealers(game.first_dealer, game.step, order, playing)
     rows = []
+    number = signed if classic else str
     for i, (deal, scores, totals) in enumerate(zip(deals, stored, running, strict=True)):
-        cells = [
-            Cell(
-                points=None
+        cells = []
+        for pos in order:
+            points = (
+                None
                 if (deal.is_abandoned and not flaws[i]) or pos not in playing[i]
-                else scores[pos],
-                total=totals[pos],
-                went_out=deal.went_out == pos,
-                away=pos not in playing[i],
+                else scores[pos]
             )
-            for pos in order
-        ]
+            cells.append(
+                Cell(
+                    points=points,
+                    total=totals[pos],
+                    went_out=deal.went_out == pos,
+                    away=pos not in playing[i],
+                    shown="" if points is None else number(points),
+                    total_shown=number(totals[pos]),
+                )
+            )
         dealer = by_pos[dealt_by[i]]
         rows.append(
             Row(

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.pages.words import contract_text, payment_label
+from scorepad.sheet import signed
 
 register = template.Library()
 
@@ -24,16 +25,7 @@ def again_reference(game, editor=False) -> str:
     return reference(game, editor=bool(editor))
 
 
-@register.filter
-def signed(value: int | None) -> str:
-    """+12, −4, 0: the classic game's balances read as gains and losses."""
-    if value is None:
-        return ""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+register.filter("signed", signed)
 
 
 @register.filter
