@@ -224,7 +224,7 @@ def build_sheet(game: Game) -> Sheet:
     playing = [*players_of_deals(game, deals), {s.position for s in seats if s.active}]
     dealt_by = dealers(game.first_dealer, game.step, order, playing)
     rows = []
-    number = signed if classic else str
+    written = signed if classic else str
     for i, (deal, scores, totals) in enumerate(zip(deals, stored, running, strict=True)):
         cells = []
         for pos in order:
@@ -239,8 +239,8 @@ def build_sheet(game: Game) -> Sheet:
                     total=totals[pos],
                     went_out=deal.went_out == pos,
                     away=pos not in playing[i],
-                    shown="" if points is None else number(points),
-                    total_shown=number(totals[pos]),
+                    shown="" if points is None else written(points),
+                    total_shown=written(totals[pos]),
                 )
             )
         dealer = by_pos[dealt_by[i]]
