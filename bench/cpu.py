@@ -1,6 +1,6 @@
 """CPU per deal, in one process: what the server spends on each kind of request a deal brings.
 
-A classic game of five phones (the editor and four viewers), in the language asked; each round
+A game of five phones (the editor and four viewers; classic unless ``--variant``), in the language asked; each round
 is one deal as bench/load.py's phones record it with the live streams on: the deal form, two
 previews, the POST (with the viewers' answer kept ahead after it, scorepad/warm.py), the
 editor's sheet after saving (unless the POST answered with it), and the four viewers' new
@@ -8,6 +8,7 @@ sheet. Printed: CPU milliseconds per request of each kind (median and mean over 
 and their sum per deal, which bounds the deals a second a core can serve.
 
     .venv/bin/python bench/cpu.py [--deals 40] [--lang de] [--db sqlite|postgres]
+                                  [--variant classic|contract-nordic|romme]
                                   [--profile KIND] [--top 30]
 
 ``--profile`` prints cProfile's functions by own time for one kind (e.g. "deal form"). In
@@ -80,6 +81,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--lang", default="de")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--variant", default="classic")
     parser.add_argument("--profile", choices=KINDS)
     parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args()
@@ -96,12 +98,16 @@ def run(args) -> None:
     from django.urls import reverse
     from django.utils import translation
 
-    from tests.factories import GameFactory, record_classic
+    from tests.factories import GameFactory, record_classic, record_penalty
 
     rng = random.Random(7)
-    game = GameFactory(variant_id="classic", players=5)
+    classic = args.variant == "classic"
+    game = GameFactory(variant_id=args.variant, players=5)
     for number in range(3):
-        record_classic(game, number % 5)
+        if classic:
+            record_classic(game, number % 5)
+        else:
+            record_penalty(game, number % 5, {p: 10 * p for p in range(5) if p != number % 5})
     with translation.override(args.lang):
         editor_link = reverse("game", kwargs={"token": game.editor_token})
         viewer_link = reverse("game", kwargs={"token": game.viewer_token})
@@ -143,12 +149,17 @@ def run(args) -> None:
             name: (re.search(rf'name="{name}" value="([^"]*)"', body) or [None, ""])[1]
             for name in ("csrfmiddlewaretoken", "version", "once")
         }
-        entry = {
-            "went_out": str(rng.randrange(5)),
-            "mode": "rows",
-            "wild_twos": str(rng.randint(0, 1)),
-            "jokers": str(rng.randint(0, 1)),
-        }
+        out = rng.randrange(5)
+        if classic:
+            entry = {
+                "went_out": str(out),
+                "mode": "rows",
+                "wild_twos": str(rng.randint(0, 1)),
+                "jokers": str(rng.randint(0, 1)),
+            }
+        else:  # penalty points, multiples of 5 (a contract game's steps)
+            entry = {"went_out": str(out)}
+            entry.update({f"points_{p}": str(5 * rng.randint(0, 20)) for p in range(5) if p != out})
         for _step in range(2):
             query = urlencode({"version": fields["version"], "once": fields["once"], **entry})
             preview = timed(
@@ -166,7 +177,9 @@ def run(args) -> None:
             html = sheet.content.decode()
         else:
             html = saved.content.decode()
+        before = game.version
         game.refresh_from_db()
+        assert game.version == before + 1, "the deal was not saved"
         with translation.override(args.lang):
             live = reverse("game-version", kwargs={"token": game.viewer_token})
         for i, viewer in enumerate(viewers):
@@ -180,8 +193,9 @@ def run(args) -> None:
             assert answer.status_code == 200, answer.status_code
 
     print(
-        f"# bench/cpu.py --deals {args.deals} --lang {args.lang} --db {args.db}: CPU ms per request"
-        f" (in process, a classic game of 5 phones, {game.deals.count()} deals at the end)"
+        f"# bench/cpu.py --deals {args.deals} --lang {args.lang} --db {args.db} --variant"
+        f" {args.variant}: CPU ms per request (in process, a game of 5 phones,"
+        f" {game.deals.count()} deals at the end)"
     )
     print(f"  {'kind':32} {'count':>5} {'median':>7} {'mean':>7} {'per deal':>8}")
     total = 0.0
