@@ -146,11 +146,11 @@ def running_totals(
     columns: Sequence[Sequence[int]],
     firsts: Sequence[int],
     *,
-    signed: bool,
+    classic: bool,
 ) -> Chart:
     """The sheet's chart: each player's running total from deal 0 to the last deal (a player
     who joined later from ``firsts``, the deal before their first), with round values on the
-    left (``signed``: +12, −4, as the classic game writes them) and the deal numbers below."""
+    left (``classic``: +12, −4, as the classic game writes them) and the deal numbers below."""
     low, high = _span([v for col, first in zip(columns, firsts, strict=True) for v in col[first:]])
     steps = len(columns[0]) - 1
     left, right = VALUES_ROOM, WIDTH - PAD
@@ -170,7 +170,7 @@ def running_totals(
         low=int(low),
         high=int(high),
         axis=f"M{left} {coordinate(frame.y(0))}H{right}",
-        values=tuple((coordinate(frame.y(v)), _signed(v) if signed else str(v)) for v in ticks),
+        values=tuple((coordinate(frame.y(v)), signed(v) if classic else str(v)) for v in ticks),
         deals=tuple((coordinate(frame.x(j)), str(j)) for j in numbered),
     )
 
@@ -216,7 +216,11 @@ def rating(history: Sequence[tuple[float, float]], key: str = "") -> Chart:
     )
 
 
-def _signed(value: int) -> str:
+def signed(value: int | None) -> str:
+    """+12, −4, 0: the classic game's balances read as gains and losses (the sheet, its axis,
+    the shared result)."""
+    if value is None:
+        return ""
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 

@@ -29,10 +29,10 @@ from rules.engine.dealing import next_playing
 from rules.engine.variants import CLASSIC
 from rules.facts import NAMES
 
-from .charts import MARKS, mark_path
+from .charts import MARKS, mark_path, signed
 from .evenings import EveningPage
 from .models import Game, roots
-from .sheet import Sheet, signed
+from .sheet import Sheet
 from .templatetags.evenings import amount, signed_money
 
 # The players' colours of the light stylesheet (static/css/app.css, --p0 ... --p5; a test

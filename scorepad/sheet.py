@@ -27,7 +27,7 @@ from rules.engine.variants import CLASSIC, DealSpec
 from rules.i18n import engine_message
 
 from . import charts
-from .charts import MARKS
+from .charts import MARKS, signed
 from .models import Deal, Game, Seat
 
 
@@ -56,17 +56,6 @@ def deal_prefetch() -> list[Prefetch]:
         Prefetch("seats", queryset=Seat.objects.order_by("position")),
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
     ]
-
-
-def signed(value: int | None) -> str:
-    """+12, −4, 0: the classic game's balances read as gains and losses."""
-    if value is None:
-        return ""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
 
 
 @dataclass
@@ -388,4 +377,4 @@ def sheet_chart(sheet: Sheet) -> charts.Chart:
     for i, first in enumerate(firsts):
         columns[i][first] = sheet.seats[i].start
     marks = [head.mark for head in sheet.heads] or [i % MARKS for i in range(len(columns))]
-    return charts.running_totals(sheet.seat_names, marks, columns, firsts, signed=sheet.is_classic)
+    return charts.running_totals(sheet.seat_names, marks, columns, firsts, classic=sheet.is_classic)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.pages.words import contract_text, payment_label
-from scorepad.sheet import signed
+from scorepad.charts import signed
 
 register = template.Library()
 
