@@ -59,12 +59,20 @@ def outbox_reply(access: Access, outcome: str, message: str, **extra) -> JsonRes
     return JsonResponse(body, status=OUTBOX_STATUS[outcome])
 
 
-def _done(request: HttpRequest, access: Access, outcome: str, message: str, level=messages.SUCCESS):
+def _done(
+    request: HttpRequest,
+    access: Access,
+    outcome: str,
+    message: str,
+    level=messages.SUCCESS,
+    tags: str = "",
+):
     """After a write: the outbox's answer, or the message for the sheet and back to it (a
-    saved change answers with the sheet it made, ``sheet_after_saving``)."""
+    saved change answers with the sheet it made, ``sheet_after_saving``). ``tags``: the
+    message's own (``redo``: the Redo beside an undo's message)."""
     if from_outbox(request):
         return outbox_reply(access, outcome, message)
-    messages.add_message(request, level, message)
+    messages.add_message(request, level, message, extra_tags=tags)
     return sheet_after_saving(request, access) if outcome == "saved" else to_sheet(access)
 
 
@@ -399,10 +407,7 @@ def _simple_change(
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", _stale_notice())
         return render_game(request, fresh, notice=_stale_notice(), status=409)
-    if tags and not from_outbox(request):
-        messages.add_message(request, messages.SUCCESS, done, extra_tags=tags)
-        return sheet_after_saving(request, access)
-    return _done(request, access, "saved", done)
+    return _done(request, access, "saved", done, tags=tags)
 
 
 @require_http_methods(["GET", "POST"])
