@@ -1,7 +1,8 @@
 """CPU per deal, in one process: what the server spends on each kind of request a deal brings.
 
 A game of five phones (the editor and four viewers; classic unless ``--variant``), in the language asked; each round
-is one deal as bench/load.py's phones record it with the live streams on: the deal form, two
+is one deal as bench/load.py's phones record it with the live streams on: the deal form (the
+one the sheet holds, opened on the phone without a request; ``--server-form``: fetched), two
 previews, the POST (with the viewers' answer kept ahead after it, scorepad/warm.py), the
 editor's sheet after saving (unless the POST answered with it), and the four viewers' new
 sheet. Printed: CPU milliseconds per request of each kind (median and mean over the rounds)
@@ -9,7 +10,7 @@ and their sum per deal, which bounds the deals a second a core can serve.
 
     .venv/bin/python bench/cpu.py [--deals 40] [--lang de] [--db sqlite|postgres]
                                   [--variant classic|contract-nordic|romme]
-                                  [--profile KIND] [--top 30]
+                                  [--server-form] [--profile KIND] [--top 30]
 
 ``--profile`` prints cProfile's functions by own time for one kind (e.g. "deal form"). In
 process with Django's test client: no server, no network, no other phone's load; the
@@ -23,6 +24,7 @@ import cProfile
 import os
 import pstats
 import re
+import secrets
 import statistics
 import sys
 import tempfile
@@ -82,6 +84,11 @@ def main() -> None:
     parser.add_argument("--lang", default="de")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--variant", default="classic")
+    parser.add_argument(
+        "--server-form",
+        action="store_true",
+        help="fetch the deal form from the server (before table.js opened the sheet's own)",
+    )
     parser.add_argument("--profile", choices=KINDS)
     parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args()
@@ -142,13 +149,20 @@ def run(args) -> None:
         new_url = re.search(r'hx-get="([^"]*/deals/new[^"]*)"', html)
         assert new_url, "no new deal link on the sheet"
         url = new_url.group(1).replace("&amp;", "&")
-        form = timed("deal form", editor.get, url, headers=htmx)
-        assert form.status_code == 200, form.status_code
-        body = form.content.decode()
-        fields = {
-            name: (re.search(rf'name="{name}" value="([^"]*)"', body) or [None, ""])[1]
-            for name in ("csrfmiddlewaretoken", "version", "once")
-        }
+        held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', html, re.S)
+        if held and not args.server_form:
+            # table.js opens the form the sheet holds: no request; its one-time token is made
+            # on the phone (the test client does not check CSRF).
+            version = re.search(r'name="version" value="(\d+)"', held.group(1))
+            fields = {"version": version[1], "once": "p" + secrets.token_hex(16)}
+        else:
+            form = timed("deal form", editor.get, url, headers=htmx)
+            assert form.status_code == 200, form.status_code
+            body = form.content.decode()
+            fields = {
+                name: (re.search(rf'name="{name}" value="([^"]*)"', body) or [None, ""])[1]
+                for name in ("csrfmiddlewaretoken", "version", "once")
+            }
         out = rng.randrange(5)
         if classic:
             entry = {
@@ -194,7 +208,8 @@ def run(args) -> None:
 
     print(
         f"# bench/cpu.py --deals {args.deals} --lang {args.lang} --db {args.db} --variant"
-        f" {args.variant}: CPU ms per request (in process, a game of 5 phones,"
+        f" {args.variant}{' --server-form' if args.server_form else ''}: CPU ms per request"
+        " (in process, a game of 5 phones,"
         f" {game.deals.count()} deals at the end)"
     )
     print(f"  {'kind':32} {'count':>5} {'median':>7} {'mean':>7} {'per deal':>8}")

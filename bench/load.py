@@ -16,8 +16,10 @@ table in one of the six languages; 0-10 deals already played). Every phone opens
 page, then, as htmx does, polls the live update every 2 s while its screen is on
 (``--visible``; table.js keeps the screen on by default), and reloads the page now and then.
 The editor phone records a deal about every 60 s through the real deal form: it opens the
-form (htmx), two previews while the points are entered, the POST, the sheet it is
-redirected to; each other phone then gets the new sheet from its next live update. After
+form the sheet holds (as table.js does: no request; its one-time token made on the phone,
+the CSRF token in htmx's header), two previews while the points are entered, the POST,
+answered with the sheet (an older server: the sheet it is redirected to); each other phone
+then gets the new sheet from its next live update. After
 every version it showed, the editor phone fetches the edit forms of those of the last three
 deals that the sheet cannot correct itself (no ``data-values``) once (table.js's prefetch,
 with the HX-Request header): in a game being played, none. A few checker
@@ -70,6 +72,7 @@ import platform
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -717,6 +720,10 @@ class Evening:
 
 POLL_URL = re.compile(r'class="poll" hx-get="([^"]+)"[^>]*data-version="(\d+)"')
 DEAL_NEW_URL = re.compile(r'<a class="button big" href="([^"]+/deals/new/)"')
+# The next deal's form the editor's sheet holds: table.js opens it on the phone, online too.
+HELD_FORM = re.compile(r'<template id="offline-deal"[^>]*>(.*?)</template>', re.S)
+# The CSRF token htmx sends in its header (the page's body, hx-headers).
+CSRF_HEADER = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 # A deal's correction link, and whether it carries its stored values (data-values): the
 # sheet's own form opens that correction without a connection, so table.js fetches only
 # the forms of the others.
@@ -746,6 +753,7 @@ class Phone:
         self.poll_url: str | None = None
         self.version = 0
         self.sheet = ""  # the last sheet HTML shown
+        self.csrf = ""  # the CSRF token of the page's body (htmx sends it in its header)
         self.prefetched: set[str] = set()
         self.tasks: list[asyncio.Task] = []
 
@@ -809,6 +817,8 @@ class Phone:
         if answer is not None:
             self.keep_cookies(answer)
             self.location = self.link
+            token = CSRF_HEADER.search(answer.body)
+            self.csrf = token.group(1) if token else self.csrf
             self.shown(answer.body)
             if self.editor:
                 self.prefetched.clear()  # a reloaded page forgets what it fetched
@@ -928,14 +938,25 @@ class Phone:
         url = next(iter(DEAL_NEW_URL.findall(self.sheet)), None)
         if url is None:
             return
-        form = await ev.call("deal form", "GET", url, self.headers("game"))
-        if form is None:
-            return
+        held = HELD_FORM.search(self.sheet)
+        if held is not None and self.csrf:
+            # table.js opens the form the sheet holds: its version, a one-time token made on
+            # the phone, the CSRF token in htmx's header; no request.
+            fields = {
+                "version": hidden_field(held.group(1), "version") or "",
+                "once": "p" + secrets.token_hex(16),
+            }
+            csrf = {"X-CSRFToken": self.csrf}
+        else:  # a sheet without it (none of the app's now): the server's form
+            form = await ev.call("deal form", "GET", url, self.headers("game"))
+            if form is None:
+                return
+            fields = {
+                name: hidden_field(form.body, name) or ""
+                for name in ("csrfmiddlewaretoken", "version", "once")
+            }
+            csrf = {}
         self.location = url
-        fields = {
-            name: hidden_field(form.body, name) or ""
-            for name in ("csrfmiddlewaretoken", "version", "once")
-        }
         seats = self.table["phones"]
         entry = {
             "went_out": str(self.rng.randrange(seats)),
@@ -956,7 +977,7 @@ class Phone:
             "deal saved (POST)",
             "POST",
             url,
-            self.headers("game", **{"Content-Type": "application/x-www-form-urlencoded"}),
+            self.headers("game", **{"Content-Type": "application/x-www-form-urlencoded"}, **csrf),
             body,
             expect=(200, 302),
         )

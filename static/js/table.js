@@ -134,7 +134,7 @@
         if (entries.length) {
           var stuck = entries.some(function (e) { return e.state === "attention"; });
           say(stuck ? "attention" : offline ? "queued" : "waiting", entries.length);
-        } else if (offline && doc.querySelector("#panel[data-offline]")) {
+        } else if (offline && doc.querySelector("#panel[data-held]")) {
           say("offlineForm");
         } else {
           say(replaced ? "replaced" : offline ? "offline" : "");
@@ -196,8 +196,10 @@
       });
     }
 
-    // Offline, "Record deal" opens the form the sheet holds (templates/scorepad/game.html):
-    // numbered after the deals this phone keeps, with a one-time token of its own.
+    // "Record deal" opens the form the sheet holds (templates/scorepad/game.html#offline), online
+    // or not: the same form the server would answer, numbered after the deals this phone keeps,
+    // with a one-time token of its own. No round trip on the table's Wi-Fi, no rendering on the
+    // server (docs/architecture.md, "Live push").
     function nextNumber(entries) {
       var template = doc.getElementById("offline-deal");
       var next = template ? parseInt(template.dataset.next, 10) : NaN;
@@ -213,8 +215,10 @@
     }
 
     // ``correction``: {url, number, values} of a deal on the sheet (its link's data-values),
-    // to correct it with the same form filled with the deal as stored.
-    function openOfflineForm(correction) {
+    // to correct it with the same form filled with the deal as stored (offline only: online the
+    // server's correction form opens with the deal's result). ``url``: the address to show, as
+    // the server's form would (a reload opens that form; the live update leaves it open).
+    function openHeldForm(correction, url) {
       var template = doc.getElementById("offline-deal");
       var sheet = doc.getElementById("sheet");
       if (!template || !sheet || doc.getElementById("panel")) return false;
@@ -233,11 +237,14 @@
         if (correction) fill(panel.querySelector("form"), correction);
         panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = outbox.newToken(); });
         panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
+        var said = doc.getElementById("messages");
+        if (said) said.textContent = ""; // "Deal 4 recorded." belonged to the sheet before
         sheet.parentNode.insertBefore(panel, sheet);
+        if (url) history.pushState({ htmx: true }, "", url);
         hideActions();
         if (window.htmx) window.htmx.process(panel);
         doc.dispatchEvent(new Event("htmx:load"));
-        say("offlineForm");
+        if (offline) say("offlineForm");
         panel.scrollIntoView({ block: "start" });
         if (title) { title.tabIndex = -1; title.focus({ preventScroll: true }); }
       });
@@ -285,7 +292,7 @@
 
     function hideActions() {
       var actions = doc.querySelector("#sheet .actions");
-      if (actions && doc.querySelector("#panel[data-offline]")) actions.hidden = true;
+      if (actions && doc.querySelector("#panel[data-held]")) actions.hidden = true;
     }
 
     function button(label, css, action) {
@@ -396,8 +403,16 @@
       d.elt._outbox = { path: d.path, fields: fields, csrf: csrfToken() };
     });
 
+    // The sheet's "Record deal" (not the form's preview, which asks the same address).
+    function newDealLink(elt) { return elt && elt.tagName === "A" && /\/deals\/new\/$/.test(elt.getAttribute("hx-get") || ""); }
+
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
       if (pollRequest(event)) return;
+      var config = event.detail.requestConfig || {};
+      if (canEdit && config.verb === "get" && newDealLink(event.detail.elt) && openHeldForm(null, event.detail.elt.getAttribute("hx-get"))) {
+        event.preventDefault(); // the form the sheet holds, opened here
+        return;
+      }
       // The forms wait for a sheet the player left alone.
       clearTimeout(prefetchTimer);
       if (event.detail.requestConfig.verb === "post" && inGame(event.detail.elt)) say("saving");
@@ -412,11 +427,11 @@
         elt._outbox = null;
       } else if (elt.id === "preview") {
         elt.textContent = texts.previewOffline;
-      } else if (config.verb === "get" && canEdit && /\/deals\/new\/$/.test(elt.getAttribute("hx-get") || "") && openOfflineForm()) {
+      } else if (config.verb === "get" && canEdit && newDealLink(elt) && openHeldForm()) {
         // the form the sheet holds
-      } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && correctionOf(elt) && openOfflineForm(correctionOf(elt))) {
+      } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && correctionOf(elt) && openHeldForm(correctionOf(elt))) {
         // the same form, filled with the deal as stored
-      } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-offline]")) {
+      } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-held]")) {
         backToSheet(); // Cancel: the sheet it was opened over
         showQueue();
       } else if (!isPoll(elt)) {

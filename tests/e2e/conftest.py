@@ -63,6 +63,17 @@ def no_phone_left_open(browser):
 
 
 @pytest.fixture
+def streams(settings, live_server):
+    """The stream process running beside the live server, and the pages told to use it."""
+    from tests.live_process import StreamProcess
+
+    with StreamProcess() as process:
+        settings.LIVE_STREAMS = True
+        settings.LIVE_PORT = str(process.port)
+        yield process
+
+
+@pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     page = context.new_page()

@@ -15,17 +15,8 @@ from playwright.sync_api import expect
 
 from scorepad.models import Evening, EveningGame
 from tests.factories import ACTOR, GameFactory, record_classic
-from tests.live_process import StreamProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def streams(settings, live_server):
-    with StreamProcess() as process:
-        settings.LIVE_STREAMS = True
-        settings.LIVE_PORT = str(process.port)
-        yield process
 
 
 @pytest.fixture

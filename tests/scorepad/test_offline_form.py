@@ -83,3 +83,42 @@ def test_a_token_of_another_shape_is_refused_and_changes_nothing(creator, game, 
     assert answer.status_code == 200
     assert "The form was incomplete: go back to the sheet and try again." in answer.content.decode()
     assert game.deals.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "lang"), [("classic", "de"), ("contract-nordic", "nb"), ("romme", "pl")]
+)
+def test_the_held_form_is_the_servers_form_but_for_the_tokens(client, variant, lang):
+    """ "Record deal" opens the form the sheet holds, online too (static/js/table.js): it must
+    be what the server would have answered, the same fields, labels and values, without the
+    tokens the phone supplies itself (its one-time token, the CSRF token of its header) and
+    the card grid's script (the editor's page loads it)."""
+    from tests.factories import GameFactory, record_penalty
+    from tests.scorepad.conftest import own
+
+    game = GameFactory(variant_id=variant, players=["Anna", "Ben", "Cleo"])
+    if variant == "classic":
+        record_classic(game, 0)
+    else:
+        record_penalty(game, 0, {1: 10, 2: 25})
+    own(client, game)
+    sheet = client.get(f"/{lang}/games/{game.editor_token}/").content.decode()
+    held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', sheet, re.S)
+    assert held, "the sheet holds no form"
+    served = client.get(
+        f"/{lang}/games/{game.editor_token}/deals/new/",
+        headers={"HX-Request": "true", "HX-Target": "game"},
+    ).content.decode()
+    panel = re.search(r'(<section id="panel".*?</section>)', served, re.S)
+    assert panel, "the server answered no form"
+
+    def bare(html: str) -> str:
+        html = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken"[^>]*>', "", html)
+        html = re.sub(r'(name="once") value="[^"]*"', r"\1", html)
+        html = re.sub(r' data-script="[^"]*"', "", html)
+        html = re.sub(r"<script[^>]*></script>", "", html)
+        html = html.replace(" data-held", "")
+        return re.sub(r"\s+", " ", html).strip()
+
+    assert 'name="number" value="2"' in held.group(1)
+    assert bare(held.group(1)) == bare(panel.group(1))
