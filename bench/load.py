@@ -662,6 +662,7 @@ class Evening:
     def __init__(self, port: int, start: float, seconds: float, live_port: int | None = None):
         self.port = port
         self.live_port = live_port  # the stream process: phones hold streams, not 2 s polls
+        self.server_form = False  # the editor fetches the deal form instead of opening the held one
         self.saved: dict[tuple[str, int], float] = {}  # (table, version) -> save answered
         self.sent: dict[tuple[str, int], float] = {}  # (table, version) -> save sent
         self.streams = 0  # streams open now
@@ -748,6 +749,7 @@ class Phone:
         self.editor = link == table["editor"]
         self.rng = rng
         self.visible = visible  # fraction of the time the screen is on
+        self.server_form = evening.server_form  # fetch the deal form (the page before 666310e)
         self.jar: dict[str, str] = {}
         self.location = link  # what the address bar shows (htmx pushes partials' URLs)
         self.poll_url: str | None = None
@@ -939,7 +941,7 @@ class Phone:
         if url is None:
             return
         held = HELD_FORM.search(self.sheet)
-        if held is not None and self.csrf:
+        if held is not None and self.csrf and not self.server_form:
             # table.js opens the form the sheet holds: its version, a one-time token made on
             # the phone, the CSRF token in htmx's header; no request.
             fields = {
@@ -1037,6 +1039,7 @@ async def run_evening(
         join = max(join, phones_count / STREAM_OPENS)
     t0 = time.monotonic()
     evening = Evening(port, t0 + join + 2.0, args.seconds, live_port)
+    evening.server_form = args.server_form
     phones, coros = [], []
     for table in tables:
         links = [table["editor"]] + [table["viewer"]] * (table["phones"] - 1)
@@ -1355,6 +1358,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--visible", type=float, default=1.0, help="evening: share of the time a screen is on (1)"
+    )
+    parser.add_argument(
+        "--server-form",
+        action="store_true",
+        help="evening: the editor fetches the deal form (as table.js did before it opened the"
+        " form the sheet holds)",
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--clients", type=int, default=20, help="one game: concurrent clients")
