@@ -240,7 +240,8 @@
         var said = doc.getElementById("messages");
         if (said) said.textContent = ""; // "Deal 4 recorded." belonged to the sheet before
         sheet.parentNode.insertBefore(panel, sheet);
-        if (url) history.pushState({ htmx: true }, "", url);
+        // Offline the address stays the sheet's, which the service worker keeps.
+        if (url && !offline) history.pushState({ htmx: true }, "", url);
         hideActions();
         if (window.htmx) window.htmx.process(panel);
         doc.dispatchEvent(new Event("htmx:load"));

@@ -262,3 +262,85 @@ def test_on_postgresql_two_stream_processes_push_each_others_changes():
         assert next_version(a) == next_version(b) == "1"
         record_classic(game, 0)  # one write, by any app server
         assert next_version(a) == next_version(b) == "2"
+
+
+def _kept_notice(game: Game, version: int) -> None:
+    """What scorepad/warm.py sends once the viewers' answer of ``version`` is kept."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify('scorepad_live', %s)", [f"k:{game.pk}:{version}:0"])
+
+
+@on_postgres
+def test_on_postgresql_a_viewer_link_hears_of_a_change_once_its_answer_is_kept():
+    """The viewers' streams hear at commit, before the saving worker has kept their answer:
+    a viewer link's event waits for the worker's notice (or LIVE_KEPT_WAIT), the editor link's
+    does not, and a replaced link is said at once."""
+    game = GameFactory()
+    with StreamProcess(LIVE_KEPT_WAIT="30") as process:
+        viewer = Events(process.url, game_path(game))
+        editor = Events(process.url, game_path(game, game.editor_token))
+        assert next_version(viewer) == "1"
+        assert next_version(editor) == "1"
+        record_classic(game, 0)  # no request, so no worker keeps an answer: held
+        assert next_version(editor, timeout=5) == "2"
+        with pytest.raises(queue.Empty):
+            viewer.next(timeout=1.5)
+        _kept_notice(game, 2)
+        assert next_version(viewer, timeout=5) == "2"
+        # A notice of another version releases nothing.
+        record_classic(game, 1)
+        assert next_version(editor, timeout=5) == "3"
+        _kept_notice(game, 2)
+        with pytest.raises(queue.Empty):
+            viewer.next(timeout=1.5)
+        _kept_notice(game, 3)
+        assert next_version(viewer, timeout=5) == "3"
+        # A replaced viewer link is said at once (the version may come first).
+        game.refresh_from_db()
+        game.replace_link("viewer", version=game.version, once="replace-held", actor=ACTOR)
+        kind = viewer.next(timeout=5)[0]
+        if kind == "version":
+            kind = viewer.next(timeout=5)[0]
+        assert kind == "replaced"
+
+
+@on_postgres
+def test_on_postgresql_a_held_event_goes_out_when_the_wait_is_over():
+    game = GameFactory()
+    with StreamProcess(LIVE_KEPT_WAIT="1.5") as process:
+        viewer = Events(process.url, game_path(game))
+        assert next_version(viewer) == "1"
+        record_classic(game, 0)
+        with pytest.raises(queue.Empty):
+            viewer.next(timeout=0.5)
+        assert next_version(viewer, timeout=10) == "2"
+
+
+@on_postgres
+def test_on_postgresql_a_deal_saved_through_the_app_reaches_the_viewer_with_its_answer_kept(
+    settings,
+):
+    """A deal saved by a phone: the saving worker keeps the viewers' answer and says so, and
+    the viewer's stream hears of the deal then (not after LIVE_KEPT_WAIT), with the answer
+    ready for its request."""
+    from django.core.cache import cache
+    from django.test import Client
+    from django.utils import translation
+
+    from scorepad import board
+    from tests.factories import classic_form_data
+    from tests.scorepad.conftest import own
+
+    settings.LIVE_STREAMS = True
+    game = GameFactory()
+    with StreamProcess(LIVE_KEPT_WAIT="60") as process:
+        viewer = Events(process.url, game_path(game))
+        assert next_version(viewer) == "1"
+        phone = own(Client(), game)
+        saved = phone.post(
+            f"/de/games/{game.editor_token}/deals/new/", classic_form_data(game, 1, jokers=1)
+        )
+        assert saved.status_code == 302
+        assert next_version(viewer, timeout=10) == "2"
+        with translation.override("de"):
+            assert cache.get(board.viewer_key(game.pk, 2)) is not None
