@@ -52,13 +52,12 @@ from django.db.models import Q  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from scorepad.models import Evening, EveningGame, Game, LiveChange  # noqa: E402
-from scorepad.warm import LIVE_CHANNEL  # noqa: E402
 
 log = logging.getLogger("continental.live")
 
 TOKEN = re.compile(r"^/live/(games|evenings)/([A-Za-z0-9_-]{20,64})/?$")
 KINDS = {"games": "g", "evenings": "e"}
-CHANNEL = LIVE_CHANNEL
+CHANNEL = "scorepad_live"
 FD_MARGIN = 64  # files kept free for the database, the listening socket, logs
 
 
@@ -99,11 +98,8 @@ async def in_thread(fn, *args, pool=_queries):
     return await asyncio.get_running_loop().run_in_executor(pool, _fresh, fn, *args)
 
 
-def game_by_link(token: str) -> tuple[int, int, bool] | None:
-    """The game's id and version, and whether ``token`` is its viewer link."""
-    row = Game.objects.by_token(token).order_by().values_list("id", "version", "viewer_token")
-    found = row.first()
-    return None if found is None else (found[0], found[1], found[2] == token)
+def game_by_link(token: str) -> tuple[int, int] | None:
+    return Game.objects.by_token(token).order_by().values_list("id", "version").first()
 
 
 def evening_by_link(token: str) -> tuple[int, int] | None:
@@ -149,7 +145,6 @@ class Stream:
         self.games: dict[int, int] = {}  # an evening's games and their versions
         self.wake = asyncio.Event()
         self.replaced = False
-        self.viewer = False  # a game's viewer link: its phone gets the viewers' kept answer
 
     def event_id(self) -> str:
         if self.kind == "g":
@@ -169,12 +164,6 @@ class Hub:
         self.closing: asyncio.Event | None = None  # set when the process stops
         self.opened = 0
         self.delivered = 0
-        # PostgreSQL: the viewer links' streams of a game version, held until the saving
-        # worker has kept the viewers' answer (scorepad/warm.py's "kept" notice) or
-        # LIVE_KEPT_WAIT has passed; and the versions whose notice came first.
-        self.hold_for_kept = False
-        self.held: dict[tuple[int, int], tuple[set[Stream], asyncio.TimerHandle]] = {}
-        self.kept_before: dict[tuple[int, int], float] = {}
 
     def add(self, stream: Stream) -> None:
         for key in stream.followed():
@@ -211,9 +200,6 @@ class Hub:
                 continue
             if stream.kind == kind and stream.pk == pk:
                 if version > stream.version:
-                    if kind == "g" and stream.viewer and self.holding(pk, version, revoked):
-                        self.hold(stream, pk, version)
-                        continue
                     stream.version = version
                     if kind == "e":
                         # Its games may have changed: ask once for this stream.
@@ -224,40 +210,6 @@ class Hub:
             elif kind == "g" and pk in stream.games and version > stream.games[pk]:
                 stream.games[pk] = version
                 stream.wake.set()
-
-    def holding(self, pk: int, version: int, revoked: bool) -> bool:
-        """Whether a viewer link's event of this game version waits for the viewers' answer
-        to be kept: on PostgreSQL, unless a link was replaced or the answer is kept already."""
-        return self.hold_for_kept and not revoked and (pk, version) not in self.kept_before
-
-    def hold(self, stream: Stream, pk: int, version: int) -> None:
-        key = (pk, version)
-        if key not in self.held:
-            wait = settings.LIVE_KEPT_WAIT
-            timer = asyncio.get_running_loop().call_later(wait, self.release, pk, version)
-            self.held[key] = (set(), timer)
-        self.held[key][0].add(stream)
-
-    def release(self, pk: int, version: int) -> None:
-        """The viewers' answer of this version is kept (or the wait is over): its held
-        streams are told the version."""
-        streams, timer = self.held.pop((pk, version), (set(), None))
-        if timer is not None:
-            timer.cancel()
-        for stream in streams:
-            if version > stream.version:
-                stream.version = version
-                stream.wake.set()
-
-    def kept(self, pk: int, version: int) -> None:
-        """scorepad/warm.py's notice: the viewers' answer of ``version`` is kept."""
-        if (pk, version) in self.held:
-            self.release(pk, version)
-            return
-        # The notice came before the change (another stream process's order): remember it.
-        if len(self.kept_before) > 10_000:
-            self.kept_before.clear()
-        self.kept_before[(pk, version)] = time.monotonic()
 
     def subscribed(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
@@ -293,11 +245,7 @@ class Feed:
         self.reconnects = 0
 
     def start(self) -> None:
-        postgres = connection.vendor == "postgresql"
-        run = self.listen if postgres else self.watch
-        # On SQLite the watcher reads the changes every LIVE_POLL_INTERVAL, by which time the
-        # saving worker has kept the viewers' answer: nothing is held there.
-        hub.hold_for_kept = postgres and settings.LIVE_KEPT_WAIT > 0
+        run = self.listen if connection.vendor == "postgresql" else self.watch
         loop = asyncio.get_running_loop()
         self.task = loop.create_task(run())
         self.checker = loop.create_task(self.check())
@@ -359,10 +307,7 @@ class Feed:
                     self.connected.set()
                     async for note in conn.notifies():
                         kind, pk, version, revoked = note.payload.split(":")
-                        if kind == "k":  # scorepad/warm.py: the viewers' answer is kept
-                            hub.kept(int(pk), int(version))
-                        else:
-                            await hub.publish(kind, int(pk), int(version), revoked == "1")
+                        await hub.publish(kind, int(pk), int(version), revoked == "1")
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -506,9 +451,8 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
         # A dead link: the page stops asking.
         await _plain(send, 204, "", cors)
         return
-    pk, version = found[:2]
+    pk, version = found
     stream = Stream(kind, token, pk, version, address)
-    stream.viewer = kind == "g" and found[2]
     if kind == "e":
         stream.games = await in_thread(evening_games, pk)
     # A change between the query and now reached the hub: take it.

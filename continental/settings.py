@@ -21,8 +21,6 @@ LIVE_PER_ADDRESS streams per client address (default 200: a club behind one rout
 LIVE_MAX_STREAMS streams per stream process (default: what the open-files limit allows)
 LIVE_CHECK       seconds between the stream process's reads of every followed version, the
                  safety net under its change feed (default 60)
-LIVE_KEPT_WAIT   PostgreSQL: seconds a viewer link's stream waits at most for the saving
-                 worker to keep the viewers' new sheet before it tells the phone (default 0.3)
 """
 
 from __future__ import annotations
@@ -277,8 +275,6 @@ LIVE_HEARTBEAT = float(os.environ.get("LIVE_HEARTBEAT", "15"))
 LIVE_LIFETIME = float(os.environ.get("LIVE_LIFETIME", "1800"))
 LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.1"))  # SQLite's watcher
 LIVE_CHECK = float(os.environ.get("LIVE_CHECK", "60"))  # every followed version read again
-# PostgreSQL: seconds a viewer link's event waits at most for the viewers' answer to be kept.
-LIVE_KEPT_WAIT = float(os.environ.get("LIVE_KEPT_WAIT", "0.3"))
 # A reconnect waits this many milliseconds, drawn at random: a restart spreads its phones.
 LIVE_RETRY_MS = tuple(int(x) for x in os.environ.get("LIVE_RETRY_MS", "1000-10000").split("-", 1))
 

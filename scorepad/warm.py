@@ -13,13 +13,6 @@ It costs one rendering per change, which a table with viewers pays anyway; a tab
 any pays it for nothing, which at a deal every few minutes is little. Only with the live
 streams on (``settings.LIVE_STREAMS``); the pages that poll ask spread over seconds. A
 failure here is logged and changes nothing: the change is saved and answered already.
-
-On PostgreSQL the viewers' streams hear of a change at its commit, before this worker has
-answered its own phone and kept theirs; so the stream processes hold a viewer link's event
-until this worker says the answer is kept (``NOTIFY`` on the change feed's channel, ``k:<game
-id>:<version>:0``, sent whether or not it could be kept) or ``LIVE_KEPT_WAIT`` has passed
-(``continental/live.py``). Without that, one viewer's phone rendered the sheet while the
-others waited for it, each holding a worker of its own.
 """
 
 from __future__ import annotations
@@ -32,16 +25,11 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import request_finished
-from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 
 log = logging.getLogger(__name__)
-
-# The channel of the change feed on PostgreSQL (migration 0009's trigger sends the changes
-# on it, ``kept`` its notices): continental/live.py listens on it.
-LIVE_CHANNEL = "scorepad_live"
 
 # Set in the environ of the request made here (no client can set a key without HTTP_): a
 # warming request that finds another phone rendering leaves at once instead of waiting.
@@ -89,7 +77,7 @@ class WarmViewersMiddleware:
             )
             meta["wsgi.url_scheme"] = request.scheme
             language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
-            _local.after = (meta, language, list(games.items()))
+            _local.after = (meta, language, list(games.values()))
         return response
 
 
@@ -101,26 +89,11 @@ def warm_after(sender: Any, **kwargs: Any) -> None:
         return
     _local.after = None
     meta, language, games = after
-    for pk, (viewer_token, version) in games:
+    for viewer_token, version in games:
         try:
             warm(meta, language, viewer_token, version)
         except Exception:
             log.exception("the viewers' answer of a change could not be kept ahead")
-        finally:
-            kept(pk, version)
-
-
-def kept(pk: int, version: int) -> None:
-    """Tell the stream processes that the viewers' answer of ``version`` is kept (or will not
-    be): on PostgreSQL they hold a viewer link's event until then. On SQLite the watcher reads
-    the changes every ``LIVE_POLL_INTERVAL``, by which time the answer is kept: nothing."""
-    if connection.vendor != "postgresql":
-        return
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [LIVE_CHANNEL, f"k:{pk}:{version}:0"])
-    except DatabaseError:
-        log.warning("the stream processes could not be told the viewers' answer is kept")
 
 
 def warm(meta: dict[str, Any], language: str, viewer_token: str, version: int) -> int:
