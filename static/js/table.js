@@ -199,7 +199,7 @@
     // "Record deal" opens the form the sheet holds (templates/scorepad/game.html#offline), online
     // or not: the same form the server would answer, numbered after the deals this phone keeps,
     // with a one-time token of its own. No round trip on the table's Wi-Fi, no rendering on the
-    // server (docs/architecture.md, "Live push").
+    // server (docs/architecture.md, "The table server and a flaky connection").
     function nextNumber(entries) {
       var template = doc.getElementById("offline-deal");
       var next = template ? parseInt(template.dataset.next, 10) : NaN;
@@ -428,8 +428,6 @@
         elt._outbox = null;
       } else if (elt.id === "preview") {
         elt.textContent = texts.previewOffline;
-      } else if (config.verb === "get" && canEdit && newDealLink(elt) && openHeldForm()) {
-        // the form the sheet holds
       } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && correctionOf(elt) && openHeldForm(correctionOf(elt))) {
         // the same form, filled with the deal as stored
       } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-held]")) {
