@@ -3,7 +3,8 @@
 Phone A starts games and evenings (its session makes it their editor), phone B holds the
 editor links A shared with it, phone C only the viewer links. Every rule is one thing a
 person at the table does through the pages, as a browser without JavaScript posts it: start a
-game of any variant and schedule; record a deal by rows, points or cards; correct one, also
+game of any variant and schedule; record a deal by rows, points or cards (through the
+server's form, or the one the editor's sheet holds, as static/js/table.js opens it); correct one, also
 from a form opened before another phone's change; undo, Redo, delete, bring back; end and
 resume; join, leave, come back, rename a seat, set a target; start an evening, add and take
 out a game, carry the balances; start a circle, start its game from its page (its last
@@ -28,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import time
 from decimal import Decimal
 from html import escape
@@ -55,7 +57,7 @@ from rules.engine.scoring import hand_penalty
 from rules.engine.variants import VARIANT_IDS, get_variant
 from scorepad import board
 from scorepad.models import Evening, Game, GameEvent
-from tests.whole.browser import Form, Page, Phone, path_of
+from tests.whole.browser import Form, Page, Phone, forms_of, path_of
 from tests.whole.model import (
     MEvening,
     MGame,
@@ -163,6 +165,7 @@ class Walk(RuleBasedStateMachine):
     total_steps = 0
     kept_checked = 0  # viewers' answers kept ahead and compared with a fresh rendering
     sheets_answered = 0  # saves through htmx answered with the sheet itself
+    held_forms = 0  # deals recorded through the form the editor's sheet holds
 
     def __init__(self):
         super().__init__()
@@ -233,14 +236,20 @@ class Walk(RuleBasedStateMachine):
             del self.offered[:-24]
         return page
 
-    def save(self, who: str, pk: int, form: Form, values: dict | None, htmx: bool) -> Page:
+    def save(
+        self, who: str, pk: int, form: Form, values: dict | None, htmx: bool, csrf: str = ""
+    ) -> Page:
         """Post a write form as a browser without JavaScript does (followed to the sheet),
         or as htmx does: then the answer is the sheet itself (status 200, no redirect to
         follow), the address the phone shows is the game's, and what it shows is what the
-        game page shows now (up to this answer's own tokens), with the message of the save."""
+        game page shows now (up to this answer's own tokens), with the message of the save.
+        ``csrf``: the CSRF token htmx sends in its header (a form without the token's field:
+        the one the sheet holds)."""
         if not htmx:
             return self.post(who, form, values)
         headers = {"HX-Request": "true", "HX-Target": "game"}
+        if csrf:
+            headers["X-CSRFToken"] = csrf
         page = self.post(who, form, values, headers=headers, follow=False)
         assert page.status == 200, f"htmx's save answered {page.status}, not the sheet"
         url = self.url(pk, who)
@@ -358,14 +367,31 @@ class Walk(RuleBasedStateMachine):
         pk = self.pick_game(i, open_only=True)
         mgame = self.games[pk]
         who = self.editor_phone(pk, b)
-        page = self.phones[who].get(self.url(pk, who, "deals/new/"))
-        assert page.status == 200, page.status
-        form = page.form("/deals/new/", has="went_out")
+        way = data.draw(st.sampled_from(["plain", "htmx", "held"]))
+        csrf = ""
+        if way == "held":
+            # As static/js/table.js: "Record deal" opens the form the sheet holds, with a
+            # one-time token the phone makes and the CSRF token in htmx's header.
+            page = self.phones[who].get(self.url(pk, who))
+            held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', page.html, re.S)
+            assert held, "the editor's sheet holds no form of the next deal"
+            form = next(f for f in forms_of(held.group(1), page.url) if "went_out" in f.names())
+            assert "csrfmiddlewaretoken" not in form.names(), "a token kept with the sheet"
+            csrf = re.search(r'"X-CSRFToken": "([^"]+)"', page.html)[1]
+            Walk.held_forms += 1
+        else:
+            page = self.phones[who].get(self.url(pk, who, "deals/new/"))
+            assert page.status == 200, page.status
+            form = page.form("/deals/new/", has="went_out")
         assert form is not None, "no deal form"
         players = mgame.active_positions()
         values, deal = self.entry_values(mgame, form, data, players)
+        if way == "held":
+            values["once"] = "p" + secrets.token_hex(16)
         before = self.game(pk).version
-        self.save(who, pk, form, values, data.draw(st.booleans()))
+        self.save(who, pk, form, values, way != "plain", csrf)
+        if way == "held":  # sent again, it is the outbox's: the token in the body
+            self.posted[-1] = (who, form, {**values, "csrfmiddlewaretoken": csrf}, None)
         after = self.game(pk).version
         assert after == before + 1, f"a fresh deal form was not recorded ({values})"
         mgame.record(deal)
@@ -1448,6 +1474,7 @@ def test_the_whole_app_walked_at_random():
         run_state_machine_as_test(Walk, settings=WALK)
         assert Walk.kept_checked, "no viewers' answer kept ahead was ever compared"
         assert Walk.sheets_answered, "no save through htmx was ever answered with the sheet"
+        assert Walk.held_forms, "no deal was ever recorded through the form the sheet holds"
         return
     started = time.monotonic()
     found: list[str] = []
