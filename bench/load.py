@@ -749,7 +749,6 @@ class Phone:
         self.editor = link == table["editor"]
         self.rng = rng
         self.visible = visible  # fraction of the time the screen is on
-        self.server_form = evening.server_form  # fetch the deal form (the page before 666310e)
         self.jar: dict[str, str] = {}
         self.location = link  # what the address bar shows (htmx pushes partials' URLs)
         self.poll_url: str | None = None
@@ -941,7 +940,7 @@ class Phone:
         if url is None:
             return
         held = HELD_FORM.search(self.sheet)
-        if held is not None and self.csrf and not self.server_form:
+        if held is not None and self.csrf and not ev.server_form:
             # table.js opens the form the sheet holds: its version, a one-time token made on
             # the phone, the CSRF token in htmx's header; no request.
             fields = {
