@@ -49,13 +49,18 @@ WATCH = """(rows) => {
 
 
 def free_port() -> int:
+    """A port and the next (the live streams') that serve can listen on, on every address:
+    bound to be sure (a connection's local end holds a port no connect probe sees)."""
     while True:
         with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
+            s.bind(("0.0.0.0", 0))
             port = s.getsockname()[1]
         with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port + 1)) != 0:
-                return port
+            try:
+                probe.bind(("0.0.0.0", port + 1))
+            except OSError:
+                continue
+            return port
 
 
 def percentile(values: list[float], p: float) -> float:

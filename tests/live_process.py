@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import os
 import queue
+import random
 import socket
 import subprocess
 import sys
@@ -20,10 +21,24 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_port(count: int = 1) -> int:
+    """A port (and the ``count - 1`` after it) that a server can listen on, on every address.
+
+    Chosen below Linux's range of ephemeral ports (32768-60999 by default): a port from that
+    range may be free when asked and then taken as the local end of an outgoing connection (the
+    tests' own PostgreSQL connections) before the server binds it; and a port that no one
+    listens on can still be held by such a connection, which a connect probe cannot see
+    (CI once failed that way on PostgreSQL)."""
+    while True:
+        port = random.randint(20000, 32000 - count)
+        try:
+            with contextlib.ExitStack() as held:
+                for offset in range(count):
+                    probe = held.enter_context(socket.socket())
+                    probe.bind(("0.0.0.0", port + offset))
+        except OSError:
+            continue
+        return port
 
 
 def test_database_url() -> str:

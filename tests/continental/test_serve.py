@@ -1,9 +1,9 @@
 """``python3 manage.py serve``: the table server the README starts first."""
 
+import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from continental import bootstrap
+from tests.live_process import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,12 +27,6 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         "STATIC_ROOT": str(tmp_path / "static"),
         **extra,
     }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_serve_help_prints_the_options_and_serves_nothing(tmp_path):
@@ -86,12 +81,7 @@ def read_until(process: subprocess.Popen, pattern: str, seconds: float) -> tuple
 def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
     """The phones' address is given (127.0.0.2, on this machine's loopback) as it would be
     found on a laptop's Wi-Fi: the server must answer through it, with its host name."""
-    port = free_port()
-    while True:  # and the next one for the live streams
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port + 1)) != 0:
-                break
-        port = free_port()
+    port = free_port(count=2)  # and the next one for the live streams
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--port", str(port)],
         cwd=ROOT,
@@ -122,7 +112,9 @@ def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
             except OSError:
                 time.sleep(0.2)
         else:
-            pytest.fail("the live streams never answered")
+            with contextlib.suppress(OSError, TypeError):
+                printed += process.stdout.read() or ""
+            pytest.fail(f"the live streams never answered; serve printed:\n{printed}")
         # The key the server runs on is kept in data/, so the next start keeps the sessions.
         assert (tmp_path / "data" / "secret_key").stat().st_size > 40
         assert (tmp_path / "data" / "scorepad.sqlite3").exists()
