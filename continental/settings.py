@@ -133,6 +133,9 @@ TEMPLATES = [
         },
     }
 ]
+# Django's widget templates; a widget's HTML from the same plain values is kept once
+# rendered (the deal form's thirty widgets were most of its time): scorepad/forms/renderer.py.
+FORM_RENDERER = "scorepad.forms.renderer.KeptWidgets"
 
 # --- database ------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")

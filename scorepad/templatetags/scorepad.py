@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
@@ -12,6 +13,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from rules.engine.variants import CLASSIC, DealSpec
 from rules.pages.words import contract_text, payment_label
 from scorepad.charts import signed
+from scorepad.kepthtml import KeptHTML
 
 register = template.Library()
 
@@ -170,7 +172,44 @@ def phone_name(context, device: str) -> str:
     return str(kind or _("phone %(code)s")) % {"code": found["code"]}
 
 
+# The sheet's rows as rendered: the table is rendered again for every version of a game (for
+# its editor and its viewers) while only its newest row is new. A row is kept under exactly
+# what its template is given (scorepad/kepthtml.py): a corrected deal, a total changed by it,
+# another language or the correction link of another game is another key.
+# 16 million characters (some 25,000 rows, 16-32 MB a worker at most) hold the rows of the
+# tables of a busy server between one deal and the next (bench/load.py: 1,500 tables at a
+# deal a minute render some 60,000 rows a minute, spread over the workers).
+ROWS = KeptHTML(16_000_000)
+ROW_TEMPLATE = "scorepad/game.html#row"
+
+
 @register.simple_tag
+def sheet_row(sheet, row, can_edit: bool, token: str) -> str:
+    """A row of the score sheet (``game.html#row``) for the editor (``can_edit``: the deal's
+    number is its correction link, carrying the deal's values for the held form) or a
+    viewer."""
+    number = row.deal.number
+    values = offline_values(sheet, row) if can_edit and sheet.next_deal else ""
+    context = {
+        "number": number,
+        "abandoned": row.deal.is_abandoned,
+        "flaw": row.flaw,
+        "edit_url": reverse("deal-edit", args=(token, number)) if can_edit else "",
+        "values": values,
+        "cells": [
+            {
+                "points": cell.points,
+                "went_out": cell.went_out,
+                "away": cell.away,
+                "shown": cell.shown,
+                "total_shown": cell.total_shown,
+            }
+            for cell in row.cells
+        ],
+    }
+    return ROWS.render(ROW_TEMPLATE, context, lambda: get_template(ROW_TEMPLATE).render(context))
+
+
 def offline_values(sheet, row) -> str:
     """A deal's correction as stored, for the form the sheet holds for a phone without a
     connection (static/js/table.js fills it in): its values as a form would post them, in
