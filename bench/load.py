@@ -1083,6 +1083,29 @@ def server_cpu(pid: int) -> float:
     return total / tick
 
 
+def named_cpu(name: str) -> float:
+    """CPU seconds of the running processes called ``name`` (PostgreSQL's: "postgres")."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if text[text.index("(") + 1 : text.rindex(")")] == name:
+                fields = text[text.rindex(")") + 2 :].split()
+                total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine spent busy (every process and the kernel): /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 BACKGROUND = ("forms prefetch",)  # fetched for later by table.js: nobody waits for it
 
 
@@ -1099,6 +1122,8 @@ def print_evening(
     print(
         f"  {k} tables, {cpu['phones']} phones, {args_seconds(evening):.0f} s measured:"
         f" server {cpu['server']:.2f} cores, clients {cpu['clients']:.2f} cores,"
+        + (f" PostgreSQL {cpu['database']:.2f} cores," if "database" in cpu else "")
+        + f" the machine {cpu['busy']:.2f} of {os.cpu_count()} cores busy,"
         f" load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(
@@ -1242,6 +1267,9 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
             cpu_clients = time.process_time()
             wall = time.monotonic()
             cpu_live = server_cpu(live.proc.pid) if live else 0.0
+            on_postgres = env.get("DATABASE_URL", "").startswith("postgres")
+            cpu_database = named_cpu("postgres") if on_postgres else 0.0
+            busy = machine_busy()
             log_at = server.log_path.stat().st_size
             # The idle step is the reference of every kind: long enough for a p95 of each.
             step_args = args
@@ -1257,7 +1285,10 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
                 "server": (server_cpu(server.proc.pid) - cpu_server) / wall,
                 "clients": (time.process_time() - cpu_clients) / wall,
                 "phones": sum(t["phones"] for t in tables[:k]),
+                "busy": (machine_busy() - busy) / wall,
             }
+            if on_postgres:
+                cpu["database"] = (named_cpu("postgres") - cpu_database) / wall
             if live:
                 cpu["live"] = (server_cpu(live.proc.pid) - cpu_live) / wall
                 cpu["live_rss"] = live.rss_mb()
