@@ -8,7 +8,17 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+# On PostgreSQL, 4 threads a worker: a viewer's phone that waits for another's rendering of
+# the same new sheet (scorepad/board.py) then holds a thread, not a whole worker; measured
+# with bench/load.py's push evening, 300 and 400 tables held where sync workers missed
+# (bench/results/push-threads-pg.txt). On SQLite the threads of a worker queue on its one
+# writer ("database is locked" at 900 tables): sync workers (``serve`` sets its own).
+_postgres = os.environ.get("DATABASE_URL", "").split(":", 1)[0] in (
+    "postgres",
+    "postgresql",
+    "pgsql",
+)
+threads = int(os.environ.get("GUNICORN_THREADS", "4" if _postgres else "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
