@@ -72,6 +72,7 @@ import platform
 import random
 import re
 import resource
+import runpy
 import secrets
 import shutil
 import signal
@@ -1084,9 +1085,10 @@ def server_cpu(pid: int) -> float:
 
 
 def named_cpu(name: str) -> float:
-    """CPU seconds of the running processes called ``name`` (PostgreSQL's: "postgres")."""
+    """CPU seconds of the processes called ``name`` (PostgreSQL's: "postgres"), with those of
+    its processes that ended (a connection's backend): the eldest's reaped children's."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0
+    stats = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
@@ -1094,9 +1096,25 @@ def named_cpu(name: str) -> float:
             except OSError:
                 continue
             if text[text.index("(") + 1 : text.rindex(")")] == name:
-                fields = text[text.rindex(")") + 2 :].split()
-                total += int(fields[11]) + int(fields[12])
+                stats[int(entry.name)] = text[text.rindex(")") + 2 :].split()
+    total = 0
+    for fields in stats.values():
+        total += int(fields[11]) + int(fields[12])  # utime stime
+        if int(fields[1]) not in stats:  # the eldest: its ended children's too
+            total += int(fields[13]) + int(fields[14])
     return total / tick
+
+
+def conf_threads(env: dict[str, str]) -> int:
+    """The threads of each gunicorn worker that continental/gunicorn_conf.py gives ``env``."""
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        return runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))["threads"]
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def machine_busy() -> float:
@@ -1255,8 +1273,8 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
         live or contextlib.nullcontext(),
     ):
         workers = server.env.get("GUNICORN_WORKERS") or f"{2 * os.cpu_count() + 1} (its default)"
-        threads = server.env.get("GUNICORN_THREADS")
-        kind = f"gthread workers of {threads} threads" if threads else "sync workers"
+        threads = conf_threads(server.env)
+        kind = f"gthread workers of {threads} threads" if threads > 1 else "sync workers"
         reference = bare_reference(server.port)
         print(
             f"  gunicorn on {HOST}:{server.port} (continental/gunicorn_conf.py), {workers} {kind};"
