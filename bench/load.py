@@ -26,7 +26,9 @@ with the HX-Request header): in a game being played, none. A few checker
 calls (one per table every ``--checker-every`` seconds on average) and a bare page every
 0.1 s run side by side. Real time, not compressed: every table's first deal falls at a
 random moment of its first minute, so the deal rate is right from the start, and only the
-requests started within the measured ``--seconds`` count. Event-driven clients (asyncio, a
+requests started within the measured ``--seconds`` count. The window opens ``--settle``
+seconds (2) after the last phone joined; the push scenario prints how many requests were
+still unanswered then (the joining's backlog, which the window would otherwise measure). Event-driven clients (asyncio, a
 new connection per request as gunicorn's sync workers close it); every loop ends at the
 window's end and every request within 30 s.
 
@@ -675,6 +677,8 @@ class Evening:
         self.errors: dict[str, int] = dict.fromkeys(KINDS, 0)
         self.first_error: dict[str, str] = {}
         self.outside = 0  # requests made before the window (joining) or after it
+        self.in_flight = 0  # requests sent and not answered yet
+        self.in_flight_at_start = 0  # of them, when the window opened (the joining's backlog)
 
     async def call(
         self,
@@ -689,11 +693,14 @@ class Evening:
         """``kind_of`` names the kind from the status when the answer decides it."""
         begun = time.monotonic()
         counted = self.start <= begun < self.end
+        self.in_flight += 1
         try:
             answer = await fetch(self.port, method, path, headers, body)
         except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
             self.fail(kind, counted, f"{type(exc).__name__}: {exc}")
             return None
+        finally:
+            self.in_flight -= 1
         took = time.monotonic() - begun
         if answer.status not in expect:
             self.fail(kind, counted, f"HTTP {answer.status} for {method} {path[:60]}")
@@ -1038,7 +1045,7 @@ async def run_evening(
     if live_port:
         join = max(join, phones_count / STREAM_OPENS)
     t0 = time.monotonic()
-    evening = Evening(port, t0 + join + 2.0, args.seconds, live_port)
+    evening = Evening(port, t0 + join + args.settle, args.seconds, live_port)
     evening.server_form = args.server_form
     phones, coros = [], []
     for table in tables:
@@ -1053,6 +1060,12 @@ async def run_evening(
         coros.append(at_table[0].record_deals(first_deal, args.deal_every))
         coros.append(rng.choice(at_table).check_hands(args.checker_every))
     coros.append(bare_probe(evening))
+
+    async def backlog() -> None:
+        await asyncio.sleep(max(0.0, evening.start - time.monotonic()))
+        evening.in_flight_at_start = evening.in_flight
+
+    coros.append(backlog())
     tasks = [asyncio.ensure_future(c) for c in coros]
     await asyncio.wait(tasks, timeout=join + args.seconds + REQUEST_TIMEOUT + 15)
     late = [t for phone in phones for t in phone.tasks if not t.done()]
@@ -1177,7 +1190,8 @@ def print_evening(
     if idle is not None:
         print(
             f"    streams held at most: {evening.most_streams}, refused: {evening.stream_errors};"
-            f" stream process {cpu.get('live', 0):.2f} cores, {cpu.get('live_rss', 0):.0f} MB"
+            f" stream process {cpu.get('live', 0):.2f} cores, {cpu.get('live_rss', 0):.0f} MB;"
+            f" requests unanswered when the window opened: {evening.in_flight_at_start}"
         )
         print(
             "    target: no error, update latency p95 <= 300 ms, every kind's p95 <= 3 x its"
@@ -1387,6 +1401,12 @@ def main(argv: list[str] | None = None) -> int:
         type=step_list,
         default=step_list("50,100,200,300,400"),
         help="evening: the numbers of tables to step through (default 50,100,200,300,400)",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=2.0,
+        help="evening: seconds between the last phone's joining and the measured window (2)",
     )
     parser.add_argument(
         "--seconds",
