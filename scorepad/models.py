@@ -151,6 +151,9 @@ class Circle(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
+                # The viewers' answer of the new version, kept in this transaction: it
+                # commits with the version, before any phone can ask for it.
+                warm.changed(self.pk, self.viewer_token, version + 1)
         except IntegrityError:
             if once and CircleEvent.objects.filter(form_token=once).exists():
                 raise AlreadyDone from None
@@ -524,6 +527,9 @@ class Game(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
+                # The viewers' answer of the new version, kept in this transaction: it
+                # commits with the version, before any phone can ask for it.
+                warm.changed(self.pk, self.viewer_token, version + 1)
         except IntegrityError:
             # Two requests carrying the same one-time token raced past the check: the unique
             # column let one of them through.
@@ -537,7 +543,6 @@ class Game(models.Model):
             cache = getattr(self, "_prefetched_objects_cache", {})
             cache.pop("deals", None)
             cache.pop("seats", None)
-        warm.changed(self.pk, self.viewer_token, self.version)
         return event
 
     def loaded_rows(self, version: int) -> Rows | None:
@@ -1129,6 +1134,9 @@ class Evening(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
+                # The viewers' answer of the new version, kept in this transaction: it
+                # commits with the version, before any phone can ask for it.
+                warm.changed(self.pk, self.viewer_token, version + 1)
         except IntegrityError:
             if once and EveningEvent.objects.filter(form_token=once).exists():
                 raise AlreadyDone from None

@@ -1,18 +1,22 @@
-"""The viewers' answer of a new version, kept before the first viewer asks for it.
+"""The viewers' answer of a new version, kept in the transaction that makes the version.
 
 With the live streams, every viewer's phone at a table hears of a change in the same moment
-and asks for the new sheet (``views/sheet.game_version``); one of them renders it, the
-others wait for that rendering (``board.claim``) in a worker of their own. Here the worker
-that saved the change asks that question itself, once, right after its own answer has gone
-out (``request_finished``, which the server sends when the answer is written): the same
-request a plain viewer's phone sends (the viewer link in the editor's language, no cookie),
-through the whole middleware chain, so what is kept is exactly what a viewer would have
-rendered. The viewers then find it kept (two queries each) and no worker waits.
+and asks for the new sheet (``views/sheet.game_version``). Here the worker that saves the
+change asks that question itself, inside the change's transaction, right after the version
+bump (``Game._change`` calls ``changed``): the same request a plain viewer's phone sends
+(the viewer link in the editor's language, no cookie), through the whole middleware chain,
+so what is kept is exactly what a viewer would have rendered. The answer is written to the
+database cache in that transaction, so it commits with the version: the stream process
+learns of the version at the commit (the trigger's row or ``NOTIFY``), and every viewer that
+asks for it finds it kept (two queries each), none renders and none waits.
 
-It costs one rendering per change, which a table with viewers pays anyway; a table without
-any pays it for nothing, which at a deal every few minutes is little. Only with the live
-streams on (``settings.LIVE_STREAMS``); the pages that poll ask spread over seconds. A
-failure here is logged and changes nothing: the change is saved and answered already.
+It costs one rendering per change, which a table with viewers pays anyway, and holds the
+change's transaction that much longer (on SQLite, the database's one writer: a few
+milliseconds a deal). A table without viewers pays it for nothing, which at a deal every
+few minutes is little. Only with the live streams on (``settings.LIVE_STREAMS``); the pages
+that poll ask spread over seconds. The request runs in a savepoint of its own: a failure
+here is logged, rolled back alone and changes nothing else; the change is saved as it would
+be without it.
 """
 
 from __future__ import annotations
@@ -24,15 +28,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
-from django.core.signals import request_finished
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 
 log = logging.getLogger(__name__)
 
-# Set in the environ of the request made here (no client can set a key without HTTP_): a
-# warming request that finds another phone rendering leaves at once instead of waiting.
+# Set in the environ of the request made here (no client can set a key without HTTP_): the
+# warming request renders and keeps the answer without claiming it (no phone can know the
+# version before the transaction commits) and never waits for another phone.
 FLAG = "scorepad.warm"
 # What of the saving request the viewer's request keeps: how the site was reached (and the
 # proxy's X-Forwarded-* headers); none of its cookies, none of its other headers.
@@ -42,12 +47,32 @@ _local = threading.local()
 _handler: WSGIHandler | None = None
 
 
+class NotKept(Exception):
+    """The warming request answered something else than the sheet: its savepoint goes."""
+
+
 def changed(pk: int, viewer_token: str, version: int) -> None:
-    """A game changed to ``version`` in this request (``Game._change``): its viewers'
-    answer is kept once the request is answered. Outside a request, nothing."""
-    pending = getattr(_local, "pending", None)
-    if pending is not None:
-        pending[pk] = (viewer_token, version)
+    """A game changed to ``version`` in this request's open transaction
+    (``Game._change``): its viewers' answer is rendered and kept in that transaction.
+    Outside a request (a command, an import), or without the live streams, nothing."""
+    request = getattr(_local, "request", None)
+    if request is None or not settings.LIVE_STREAMS:
+        return
+    meta = {key: request.META[key] for key in KEPT_META if key in request.META}
+    meta.update(
+        (key, value) for key, value in request.META.items() if key.startswith("HTTP_X_FORWARDED_")
+    )
+    meta["wsgi.url_scheme"] = request.scheme
+    language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
+    try:
+        with transaction.atomic():
+            status = warm(meta, language, viewer_token, version)
+            if status != 200:
+                raise NotKept(status)
+    except NotKept as answered:
+        log.warning("the viewers' answer of a change was not kept ahead: %s", answered)
+    except Exception:
+        log.exception("the viewers' answer of a change could not be kept ahead")
 
 
 def warming(request: HttpRequest) -> bool:
@@ -55,45 +80,20 @@ def warming(request: HttpRequest) -> bool:
 
 
 class WarmViewersMiddleware:
-    """Collects the games a request changed; after a successful answer, their viewers'
-    answers are kept when the answer is finished (``warm_after``)."""
+    """Marks the request whose changes keep their viewers' answers (``changed``); the
+    warming request itself passes through."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        _local.after = None
-        _local.pending = {}
+        if warming(request):
+            return self.get_response(request)
+        _local.request = request
         try:
-            response = self.get_response(request)
+            return self.get_response(request)
         finally:
-            games, _local.pending = _local.pending, None
-        if games and settings.LIVE_STREAMS and response.status_code < 400:
-            meta = {key: request.META[key] for key in KEPT_META if key in request.META}
-            meta.update(
-                (key, value)
-                for key, value in request.META.items()
-                if key.startswith("HTTP_X_FORWARDED_")
-            )
-            meta["wsgi.url_scheme"] = request.scheme
-            language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
-            _local.after = (meta, language, list(games.values()))
-        return response
-
-
-def warm_after(sender: Any, **kwargs: Any) -> None:
-    """``request_finished``: the answer is written; keep the viewers' answers of the games
-    it changed."""
-    after = getattr(_local, "after", None)
-    if after is None:
-        return
-    _local.after = None
-    meta, language, games = after
-    for viewer_token, version in games:
-        try:
-            warm(meta, language, viewer_token, version)
-        except Exception:
-            log.exception("the viewers' answer of a change could not be kept ahead")
+            _local.request = None
 
 
 def warm(meta: dict[str, Any], language: str, viewer_token: str, version: int) -> int:
@@ -101,25 +101,20 @@ def warm(meta: dict[str, Any], language: str, viewer_token: str, version: int) -
     global _handler
     if _handler is None:
         _handler = WSGIHandler()  # this process's middleware chain, loaded once
-    with translation.override(language):
-        game_path = reverse("game", kwargs={"token": viewer_token})
-        path = reverse("game-version", kwargs={"token": viewer_token})
     scheme = meta.get("wsgi.url_scheme", "http")
     host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "localhost")
-    environ = {
-        **meta,
-        "REQUEST_METHOD": "GET",
-        "PATH_INFO": path,
-        "QUERY_STRING": f"v={version - 1}",
-        "HTTP_HX_REQUEST": "true",
-        "HTTP_HX_TARGET": "sheet",
-        "HTTP_HX_CURRENT_URL": f"{scheme}://{host}{game_path}",
-        "wsgi.input": io.BytesIO(b""),
-        FLAG: True,
-    }
     with translation.override(language):
+        game_path = reverse("game", kwargs={"token": viewer_token})
+        environ = {
+            **meta,
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": reverse("game-version", kwargs={"token": viewer_token}),
+            "QUERY_STRING": f"v={version - 1}",
+            "HTTP_HX_REQUEST": "true",
+            "HTTP_HX_TARGET": "sheet",
+            "HTTP_HX_CURRENT_URL": f"{scheme}://{host}{game_path}",
+            "wsgi.input": io.BytesIO(b""),
+            FLAG: True,
+        }
         response = _handler.get_response(WSGIRequest(environ))
     return response.status_code
-
-
-request_finished.connect(warm_after, dispatch_uid="scorepad.warm")

@@ -67,13 +67,13 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     kept_for_viewers = token != editor_token and board.plain_viewer(request)
     key = board.viewer_key(pk, current)
     claimed = False
-    if kept_for_viewers:
+    # The change's own worker keeping it ahead (scorepad/warm.py) renders it in the change's
+    # transaction: no phone knows the version yet, none to wait for and none to tell.
+    if kept_for_viewers and not warm.warming(request):
         answer = board.get_answer(key)
         if answer is None:
             # Another phone of the table may be rendering this very answer: wait for it.
             claimed = board.claim(key)
-            if not claimed and warm.warming(request):
-                return HttpResponse(status=204)  # another phone renders it: nothing to keep
             answer = None if claimed else board.wait_for_answer(key)
         if answer is not None:
             return HttpResponse(answer)

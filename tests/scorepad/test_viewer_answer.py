@@ -12,12 +12,14 @@ import zlib
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad import board, warm
+from scorepad import board
 from scorepad.board import viewer_key
+from scorepad.views import deals as deal_views
 from scorepad.views import sheet as sheet_views
 from tests.factories import ACTOR, classic_form_data, record_classic
 from tests.scorepad.conftest import own
@@ -285,19 +287,62 @@ def test_a_change_refused_keeps_nothing(game, settings):
     assert _kept(game, 1, "de") is None
 
 
-def test_keeping_ahead_never_waits_for_another_phones_rendering(game, settings, monkeypatch):
+def test_keeping_ahead_never_claims_nor_waits_for_another_phones_rendering(
+    game, settings, monkeypatch
+):
     settings.LIVE_STREAMS = True
     with translation.override("de"):
-        assert board.claim(viewer_key(game.pk, 2))  # a viewer's phone asked first
+        assert board.claim(viewer_key(game.pk, 2))  # what no phone can hold: it is kept
 
     def no_waiting(seconds):
         raise AssertionError("the saving worker waited for a viewer's rendering")
 
     monkeypatch.setattr(board.time, "sleep", no_waiting)
     _save_a_deal(game, "de")
-    assert _kept(game, 2, "de") is None  # the viewer that claimed it keeps it
-    meta = {"SERVER_NAME": "testserver", "SERVER_PORT": "80", "wsgi.url_scheme": "http"}
-    assert warm.warm(meta, "de", game.viewer_token, 2) == 204
+    assert _kept(game, 2, "de") is not None
+
+
+def test_the_viewers_answer_is_kept_before_the_editors_answer_is_rendered(
+    game, settings, monkeypatch, django_assert_num_queries
+):
+    """Kept in the change's transaction: a viewer whose stream told it of the version while
+    the saving worker still writes the editor's answer finds the answer kept."""
+    settings.LIVE_STREAMS = True
+    seen = []
+    done = deal_views._done
+
+    def viewer_asks_first(request, access, *args, **kwargs):
+        with django_assert_num_queries(2):  # the game's version, and the answer kept
+            seen.append(live(Client(), game.viewer_token, 1, "de").content.decode())
+        return done(request, access, *args, **kwargs)
+
+    monkeypatch.setattr(deal_views, "_done", viewer_asks_first)
+    _save_a_deal(game, "de")
+    assert len(seen) == 1
+    assert seen[0] == _kept(game, 2, "de")
+    assert "?v=2" in seen[0]
+
+
+def test_a_change_rolled_back_takes_its_kept_answer_with_it(game, settings):
+    settings.LIVE_STREAMS = True
+
+    kept_inside = []
+
+    class Undo(Exception):
+        pass
+
+    def save_then_undo():
+        with transaction.atomic():
+            _save_a_deal(game, "de")
+            kept_inside.append(_kept(game, 2, "de"))
+            raise Undo
+
+    with pytest.raises(Undo):
+        save_then_undo()
+    assert kept_inside[0] is not None
+    game.refresh_from_db()
+    assert game.version == 1
+    assert _kept(game, 2, "de") is None
 
 
 def test_a_failure_while_keeping_ahead_leaves_the_change_saved(game, settings, monkeypatch):
