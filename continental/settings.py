@@ -176,10 +176,14 @@ CSRF_COOKIE_SAMESITE = "Lax"
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        # Django's database cache, culled oldest first (continental/cache.py).
+        "BACKEND": "continental.cache.DatabaseCache",
         "LOCATION": "scorepad_cache",
-        # The sheet of each game version (scorepad/board.py), shared by every worker and host.
-        "OPTIONS": {"MAX_ENTRIES": 5000},
+        # The sheet of each game version (scorepad/board.py), shared by every worker and host:
+        # three entries a table and version (the editor's sheet, the viewers' sheet and their
+        # whole answer), some 4 KB each; 20,000 hold the last few versions of 1,500 tables.
+        # A cull deletes a tenth, the oldest, in one statement.
+        "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 10},
     }
 }
 

@@ -17,7 +17,8 @@ only static files never meets old HTML; templates, translations and code are in 
 The cache is ``CACHES["default"]``: the database cache, shared by every worker and host.
 Keeping a sheet only saves work, so a cache that fails costs the answer nothing (it is
 logged), and on SQLite the write does not wait for another writer's lock (``no_waiting``):
-a GET never queues behind a deal being saved. A read only reads (no entry expires).
+a GET never queues behind a deal being saved. A read only reads (no entry expires before
+it is culled).
 """
 
 from __future__ import annotations
@@ -51,9 +52,11 @@ TEMPLATE = "scorepad/game.html"
 # sheet holds for a phone without a connection (no one-time token, no CSRF token in it:
 # the phone makes the one and sends the other with its header).
 PARTS = ("table", "standings", "nav", "offline")
-# Kept until the cache culls them (CACHES' MAX_ENTRIES): a key of an old version is never
-# asked for again, and without an expiry a read never deletes (a GET never writes).
-TIMEOUT = None
+# Kept until the cache culls them (CACHES' MAX_ENTRIES), oldest first: a key of an old
+# version is never asked for again. The expiry is only the culling's order (continental/
+# cache.py): every entry gets the same ten years, so that a read never meets an expired
+# entry and never deletes (a GET never writes).
+TIMEOUT = 10 * 365 * 24 * 3600
 
 
 def _code_stamp() -> str:
