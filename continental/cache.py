@@ -13,8 +13,13 @@ the versions no phone asks for any more.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.core.cache.backends.db import DatabaseCache as DjangoDatabaseCache
 from django.db import connections
+
+# Longer than anything is kept for (``scorepad/board.py`` keeps for ten years).
+FOREVER = timedelta(days=100 * 365)
 
 
 class DatabaseCache(DjangoDatabaseCache):
@@ -30,6 +35,11 @@ class DatabaseCache(DjangoDatabaseCache):
             [connection.ops.adapt_datetimefield_value(now)],
         )
         remaining = num - cursor.rowcount
+        # Kept without an expiry (Django stores year 9999; every entry before this backend),
+        # an entry would sort after every other for ever: this cache keeps nothing for ever.
+        forever = connection.ops.adapt_datetimefield_value(now + FOREVER)
+        cursor.execute(f"DELETE FROM {table} WHERE {expires} > %s", [forever])
+        remaining -= cursor.rowcount
         if remaining <= self._max_entries:
             return
         # Django stores the expiry to the second: within one second, the keys' order.

@@ -90,5 +90,16 @@ def test_expired_entries_go_first(clock):
         assert [cache.get(f"sheet:{n}") for n in range(4)] == [0, 1, 2, 3]
 
 
+def test_an_entry_kept_without_an_expiry_goes_at_the_first_cull(clock):
+    with small(3, 3):
+        cache = caches["default"]
+        cache.clear()
+        cache.add("before", 0, None)  # as the sheets were kept before this backend
+        for n in range(4):
+            cache.add(f"sheet:{n}", n, board.TIMEOUT)
+        assert cache.get("before") is None
+        assert [cache.get(f"sheet:{n}") for n in range(4)] == [0, 1, 2, 3]
+
+
 def test_the_sites_cache_is_this_one():
     assert isinstance(caches["default"], DatabaseCache)
