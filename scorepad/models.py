@@ -151,9 +151,6 @@ class Circle(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
-                # The viewers' answer of the new version, kept in this transaction: it
-                # commits with the version, before any phone can ask for it.
-                warm.changed(self.pk, self.viewer_token, version + 1)
         except IntegrityError:
             if once and CircleEvent.objects.filter(form_token=once).exists():
                 raise AlreadyDone from None
@@ -1134,9 +1131,6 @@ class Evening(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
-                # The viewers' answer of the new version, kept in this transaction: it
-                # commits with the version, before any phone can ask for it.
-                warm.changed(self.pk, self.viewer_token, version + 1)
         except IntegrityError:
             if once and EveningEvent.objects.filter(form_token=once).exists():
                 raise AlreadyDone from None

@@ -13,12 +13,13 @@ import zlib
 import pytest
 from django.core.cache import cache
 from django.db import transaction
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad import board
+from scorepad import board, warm
 from scorepad.board import viewer_key
+from scorepad.models import Circle, Evening
 from scorepad.views import deals as deal_views
 from scorepad.views import sheet as sheet_views
 from tests.factories import ACTOR, classic_form_data, record_classic
@@ -383,3 +384,21 @@ def test_a_deal_from_the_outbox_behind_a_proxy_keeps_the_plain_viewers_answer(ga
     assert "/de/games/" in kept
     cache.clear()
     assert live(Client(), game.viewer_token, 1, "de").content.decode() == kept
+
+
+def test_only_a_games_change_keeps_a_viewers_answer(game, settings, monkeypatch):
+    """An evening's or a circle's change has no game sheet to keep: no viewer's request."""
+    settings.LIVE_STREAMS = True
+    asked = []
+    monkeypatch.setattr(warm, "warm", lambda *args: asked.append(args) or 200)
+    monkeypatch.setattr(warm._local, "request", RequestFactory().post("/"), raising=False)
+    evening = Evening.objects.create(stake="0.10")
+    evening.replace_link("viewer", version=evening.version, once=None, actor=ACTOR)
+    circle = Circle.objects.create()
+    circle.replace_link("viewer", version=circle.version, once=None, actor=ACTOR)
+    assert asked == []
+    game.replace_link("viewer", version=game.version, once=None, actor=ACTOR)
+    game.refresh_from_db()
+    assert [(token, version) for _, _, token, version in asked] == [
+        (game.viewer_token, game.version)
+    ]
