@@ -7,8 +7,8 @@ bump (``Game._change`` calls ``changed``): the same request a plain viewer's pho
 (the viewer link in the editor's language, no cookie), through the whole middleware chain,
 so what is kept is exactly what a viewer would have rendered. The answer is written to the
 database cache in that transaction, so it commits with the version: the stream process
-learns of the version at the commit (the trigger's row or ``NOTIFY``), and every viewer that
-asks for it finds it kept (two queries each), none renders and none waits.
+learns of the version at the commit (the trigger's row or ``NOTIFY``), and every plain
+viewer in that language finds it kept (two queries each): none renders and none waits.
 
 It costs one rendering per change, which a table with viewers pays anyway, and holds the
 change's transaction that much longer (on SQLite, the database's one writer: a few
