@@ -28,7 +28,8 @@ class DatabaseCache(DjangoDatabaseCache):
             self.clear()
             return
         connection = connections[db]
-        table = connection.ops.quote_name(self._table)
+        # ``_table`` is set by Django's BaseDatabaseCache; its stubs do not declare it.
+        table = connection.ops.quote_name(self._table)  # type: ignore[attr-defined]
         expires = connection.ops.quote_name("expires")
         cursor.execute(
             f"DELETE FROM {table} WHERE {expires} < %s",
