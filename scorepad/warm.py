@@ -47,10 +47,6 @@ _local = threading.local()
 _handler: WSGIHandler | None = None
 
 
-class NotKept(Exception):
-    """The warming request answered something else than the sheet: its savepoint goes."""
-
-
 def changed(pk: int, viewer_token: str, version: int) -> None:
     """A game changed to ``version`` in this request's open transaction
     (``Game._change``): its viewers' answer is rendered and kept in that transaction.
@@ -67,10 +63,9 @@ def changed(pk: int, viewer_token: str, version: int) -> None:
     try:
         with transaction.atomic():
             status = warm(meta, language, viewer_token, version)
-            if status != 200:
-                raise NotKept(status)
-    except NotKept as answered:
-        log.warning("the viewers' answer of a change was not kept ahead: %s", answered)
+            if status != 200:  # anything but the sheet: its savepoint goes, the change stays
+                transaction.set_rollback(True)
+                log.warning("the viewers' answer of a change was not kept ahead: %s", status)
     except Exception:
         log.exception("the viewers' answer of a change could not be kept ahead")
 

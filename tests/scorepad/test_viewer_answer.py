@@ -363,6 +363,26 @@ def test_a_failure_while_keeping_ahead_leaves_the_change_saved(game, settings, m
         assert cache.get(f"{viewer_key(game.pk, 2)}:rendering") is None
 
 
+def test_an_answer_other_than_the_sheet_is_rolled_back_alone(game, settings, monkeypatch, caplog):
+    """The viewer's request answered something else (here a 503 after writing to the cache):
+    what it wrote goes with its savepoint, the change stays, and the log says so."""
+    settings.LIVE_STREAMS = True
+    handle = warm.warm
+
+    def written_then_refused(meta, language, viewer_token, version):
+        assert handle(meta, language, viewer_token, version) == 200
+        cache.set("written-by-the-refused-answer", "x")
+        return 503
+
+    monkeypatch.setattr(warm, "warm", written_then_refused)
+    _save_a_deal(game, "de")
+    game.refresh_from_db()
+    assert (game.version, game.deals.count()) == (2, 1)
+    assert _kept(game, 2, "de") is None
+    assert cache.get("written-by-the-refused-answer") is None
+    assert "not kept ahead: 503" in caplog.text
+
+
 def test_a_deal_from_the_outbox_behind_a_proxy_keeps_the_plain_viewers_answer(game, settings):
     """The saving request's own headers (the outbox's, htmx's, its cookies) are not the
     viewer's: what is kept is what a plain viewer's phone renders."""
