@@ -148,8 +148,7 @@ else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            # SQLite whose writers take turns promptly (continental/sqlite/base.py).
-            "ENGINE": "continental.sqlite",
+            "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(DATA_DIR / "scorepad.sqlite3"),
             # Keep connections (and their PRAGMAs) between requests; none under tests.
             "CONN_MAX_AGE": 0 if TESTING else 60,
