@@ -56,16 +56,16 @@ def configure(db: str, directory: str) -> None:
     django.setup()
 
 
-def prepare(db: str) -> None:
-    if db != "postgres":
-        return
+def fresh_database(create: bool) -> None:
+    """PostgreSQL: the bench's own database dropped, and made anew when ``create``."""
     import psycopg
 
     with psycopg.connect(
         host=PG["HOST"], user=PG["USER"], dbname="postgres", autocommit=True
     ) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {PG['NAME']}")
-        admin.execute(f"CREATE DATABASE {PG['NAME']}")
+        if create:
+            admin.execute(f"CREATE DATABASE {PG['NAME']}")
 
 
 def main() -> None:
@@ -75,7 +75,8 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=2_000)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    prepare(args.db)
+    if args.db == "postgres":
+        fresh_database(create=True)
     with tempfile.TemporaryDirectory(prefix="cache-write-") as directory:
         configure(args.db, directory)
         from django.core.cache import caches
@@ -120,16 +121,7 @@ def main() -> None:
                 )
         connections.close_all()
     if args.db == "postgres":
-        prepare_drop()
-
-
-def prepare_drop() -> None:
-    import psycopg
-
-    with psycopg.connect(
-        host=PG["HOST"], user=PG["USER"], dbname="postgres", autocommit=True
-    ) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {PG['NAME']}")
+        fresh_database(create=False)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,10 @@ class DatabaseCache(DjangoDatabaseCache):
         self._check_every = max(1, int(params.get("OPTIONS", {}).get("CHECK_EVERY", 20)))
         self._writes = 0
 
+    def _quoted_table(self, connection) -> str:
+        # ``_table`` is set by Django's BaseDatabaseCache; its stubs do not declare it.
+        return connection.ops.quote_name(self._table)  # type: ignore[attr-defined]
+
     def _base_set(self, mode, key, value, timeout=DEFAULT_TIMEOUT):
         if mode == "touch":  # only an expiry changed: Django's own (nothing here touches)
             return super()._base_set(mode, key, value, timeout)  # type: ignore[misc]
@@ -48,8 +52,7 @@ class DatabaseCache(DjangoDatabaseCache):
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         quote = connection.ops.quote_name
-        # ``_table`` is set by Django's BaseDatabaseCache; its stubs do not declare it.
-        table = quote(self._table)  # type: ignore[attr-defined]
+        table = self._quoted_table(connection)
         key_column, value_column, expires = quote("cache_key"), quote("value"), quote("expires")
         now = tz_now().replace(microsecond=0)
         if timeout is None:
@@ -89,8 +92,7 @@ class DatabaseCache(DjangoDatabaseCache):
             self.clear()
             return
         connection = connections[db]
-        # ``_table`` is set by Django's BaseDatabaseCache; its stubs do not declare it.
-        table = connection.ops.quote_name(self._table)  # type: ignore[attr-defined]
+        table = self._quoted_table(connection)
         expires = connection.ops.quote_name("expires")
         cursor.execute(
             f"DELETE FROM {table} WHERE {expires} < %s",
