@@ -43,6 +43,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from . import reading
 from .models import Game
 from .sheet import Sheet, build_sheet, sheet_prefetch
 
@@ -111,7 +112,11 @@ def cache_key(access) -> str:
 
 
 def full_sheet(game: Game) -> Sheet:
-    """The sheet of a game, loading its seats, deals and scores unless they are loaded."""
+    """The sheet of a game, loading its seats, deals and scores unless they are loaded; built
+    once in a request from the rows a change pinned for this version (scorepad/reading.py)."""
+    pinned = reading.pinned(game)
+    if pinned is not None:
+        return reading.once(game, "sheet", lambda: build_sheet(pinned.game))
     loaded = getattr(game, "_prefetched_objects_cache", {})
     if "deals" not in loaded:
         prefetch_related_objects([game], *sheet_prefetch())
@@ -142,7 +147,11 @@ def board(
     amount typed into the page).
     """
     key = cache_key(access) if cacheable else None
-    found = _get(key) if key is not None else None
+    # A version whose rows its change pinned was made in this request: no phone knew of it
+    # before the commit, and after it this answer comes first but for a rare second editor's
+    # phone (what that one kept is then rendered again here, and not kept twice).
+    pinned = exact(access.game)
+    found = _get(key) if key is not None and not pinned else None
     if found is not None:
         return found
     version = access.game.version
@@ -153,13 +162,30 @@ def board(
         "csrf_token": "",  # none in what is kept: the page around it carries this answer's
         **(extra(sheet) if extra else {}),
     }
-    parts = [render_to_string(f"{TEMPLATE}#{name}", render_context, request) for name in PARTS]
+    parts = [_part(name, render_context, request) for name in PARTS]
     next_deal = sheet.next_deal.number if sheet.next_deal else None
     found = _board(parts, next_deal, len(sheet.rows), notes() if notes else [])
     # Rows read across another phone's change are not that version's: shown, not kept.
-    if key is not None and still_at(access.game, version):
+    if key is not None and (pinned or still_at(access.game, version)):
         _set(key, found)
     return found
+
+
+def _part(name: str, context: dict, request: HttpRequest) -> str:
+    """One kept part of the sheet. The standings of a game in play are the same for the
+    editor and a viewer (no link, no form in them): rendered once for both when the rows
+    are pinned (scorepad/reading.py)."""
+    template = f"{TEMPLATE}#{name}"
+    game = context["game"]
+    if name == "standings" and not game.is_finished:
+        return reading.once(game, name, lambda: render_to_string(template, context, request))
+    return render_to_string(template, context, request)
+
+
+def exact(game: Game) -> bool:
+    """Whether what is rendered of ``game`` now is certainly its version's: its rows were
+    pinned by the change that made the version (no need to ask ``still_at``)."""
+    return reading.pinned(game) is not None
 
 
 def viewer_key(game_pk: int, version: int) -> str:

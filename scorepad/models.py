@@ -33,7 +33,7 @@ from rules.engine.variants import (
     get_variant,
 )
 
-from . import warm
+from . import reading, warm
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
@@ -494,6 +494,7 @@ class Game(models.Model):
             return self._change(version, once, actor, kind, apply, rows, unused)
         except BaseException:
             if rows is not None:  # rolled back: what ``apply`` changed in them is not stored
+                reading.unpin(self, version + 1)
                 cache = getattr(self, "_prefetched_objects_cache", {})
                 cache.pop("deals", None)
                 cache.pop("seats", None)
@@ -524,6 +525,8 @@ class Game(models.Model):
                     device=actor.device,
                     form_token=once or None,
                 )
+                if rows is not None:  # this game's rows are now the new version's
+                    reading.pin(self, version + 1)
                 # The viewers' answer of the new version, kept in this transaction: it
                 # commits with the version, before any phone can ask for it.
                 warm.changed(self.pk, self.viewer_token, version + 1)

@@ -34,6 +34,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 
+from . import reading
+
 log = logging.getLogger(__name__)
 
 # Set in the environ of the request made here (no client can set a key without HTTP_): the
@@ -83,11 +85,12 @@ class WarmViewersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if warming(request):
+        if warming(request):  # inside the change's request: its pinned rows are shared
             return self.get_response(request)
         _local.request = request
         try:
-            return self.get_response(request)
+            with reading.scope():
+                return self.get_response(request)
         finally:
             _local.request = None
 

@@ -77,10 +77,11 @@ def game_rules_url(game) -> str:
 
 
 @register.simple_tag
-def game_checker_url(game, next_deal=None, token: str = "") -> str:
+def game_checker_url(game, next_deal=None, token: str = "", seats=None) -> str:
     """The hand checker set up for this game: its variant, house rules, schedule and deal,
     the players at its table (the decks of the classic game's outs) and, given the link
-    the sheet was opened with (``token``), the way back to the sheet."""
+    the sheet was opened with (``token``), the way back to the sheet. ``seats``: the game's
+    seats when the caller has them (the sheet's), else they are read."""
     from rules.checker import checker_url
 
     deal = None
@@ -90,7 +91,7 @@ def game_checker_url(game, next_deal=None, token: str = "") -> str:
         deal = min(next_deal.number, total) if next_deal is not None else total
     elif game.variant.id == CLASSIC:
         # who plays now (one who left is not at the table); none when the count is no table
-        active = sum(1 for seat in game.seats.all() if seat.active)
+        active = sum(1 for seat in (game.seats.all() if seats is None else seats) if seat.active)
         if game.variant.min_players <= active <= game.variant.max_players:
             players = active
     back = reverse("game", kwargs={"token": token}) if token else ""

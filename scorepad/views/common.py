@@ -20,7 +20,7 @@ from django_htmx.middleware import HtmxDetails
 
 from rules.facts import NAMES
 
-from .. import conflicts
+from .. import conflicts, reading
 from ..access import DEVICE, Access
 from ..board import board
 from ..forms.change import once_token
@@ -101,7 +101,7 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         # A settle-up amount typed into the page is this answer's own.
         cacheable="per_point" not in request.GET,
         extra=lambda sheet: {**settle_context(request, game, sheet), **share_context(sheet)},
-        notes=lambda: replaced_notes(access),
+        notes=lambda: reading.once(game, "notes", lambda: replaced_notes(access)),
     )
     # Told to this phone only: a value of its correction that another phone overwrote.
     own = request.session.get(DEVICE)

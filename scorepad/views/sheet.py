@@ -100,7 +100,7 @@ def _fresh_sheet(request: HttpRequest, token: str, kept_for_viewers: bool) -> Ht
         kept_for_viewers
         and not access.can_edit
         and not context["replaced"]
-        and board.still_at(access.game, version)
+        and (board.exact(access.game) or board.still_at(access.game, version))
     ):
         board.keep_answer(board.viewer_key(access.game.pk, version), sheet + gone)
     return HttpResponse(sheet + gone)
