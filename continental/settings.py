@@ -148,7 +148,8 @@ else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # SQLite whose writers take turns promptly (continental/sqlite/base.py).
+            "ENGINE": "continental.sqlite",
             "NAME": str(DATA_DIR / "scorepad.sqlite3"),
             # Keep connections (and their PRAGMAs) between requests; none under tests.
             "CONN_MAX_AGE": 0 if TESTING else 60,
