@@ -29,7 +29,7 @@ import logging
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -324,8 +324,11 @@ def no_waiting(ms: int = 0) -> Iterator[None]:
         cursor.execute("PRAGMA busy_timeout")
         waited = cursor.fetchone()[0]
         cursor.execute(f"PRAGMA busy_timeout = {int(ms)}")
+    # The writers' turns (continental/sqlite): nor does it wait its turn longer.
+    turns = getattr(connection, "writer_wait", None)
     try:
-        yield
+        with turns(ms / 1000) if turns else nullcontext():
+            yield
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {int(waited)}")
