@@ -303,19 +303,23 @@ class Gunicorn:
     def log_offset(self) -> int:
         return self.access_log.stat().st_size if self.access_log.exists() else 0
 
-    def server_times(self, offset: int, path: str) -> list[float]:
-        """Seconds each worker spent on ``path`` in the access log lines after ``offset``."""
+    def logged(self, offset: int) -> list[tuple[str, str, float]]:
+        """(method, path, seconds the worker spent) of each access log line after ``offset``."""
         time.sleep(0.3)  # the last responses' lines are written after the responses
         with open(self.access_log, "rb") as log:
             log.seek(offset)
             lines = log.read().decode(errors="replace").splitlines()
-        wanted = path.partition("?")[0]
-        times = []
+        found = []
         for line in lines:
             parts = line.split()
-            if len(parts) == 4 and parts[1] == wanted and parts[3].isdigit():
-                times.append(int(parts[3]) / 1e6)
-        return times
+            if len(parts) == 4 and parts[3].isdigit():
+                found.append((parts[0], parts[1], int(parts[3]) / 1e6))
+        return found
+
+    def server_times(self, offset: int, path: str) -> list[float]:
+        """Seconds each worker spent on ``path`` in the access log lines after ``offset``."""
+        wanted = path.partition("?")[0]
+        return [took for _method, logged, took in self.logged(offset) if logged == wanted]
 
     def tail(self, lines: int = 30) -> str:
         self.log.flush()
@@ -1421,16 +1425,10 @@ def print_own_time(server: Gunicorn, offset: int) -> None:
     """The workers' own time on the step's requests (gunicorn's access log, %(D)s: from the
     request read to the answer written), the POSTs apart: a p95 the phones see far above it
     is time spent before a worker took the request (or in the clients), not in the workers."""
-    time.sleep(0.3)  # the last responses' lines are written after the responses
-    with open(server.access_log, "rb") as log:
-        log.seek(offset)
-        lines = log.read().decode(errors="replace").splitlines()
     posts: list[float] = []
     others: list[float] = []
-    for line in lines:
-        parts = line.split()
-        if len(parts) == 4 and parts[3].isdigit():
-            (posts if parts[0] == "POST" else others).append(int(parts[3]) / 1e6)
+    for method, _path, took in server.logged(offset):
+        (posts if method == "POST" else others).append(took)
     figures = []
     for name, values in (("POSTs", posts), ("other requests", others)):
         if values:

@@ -4,7 +4,8 @@ SQLite has one write lock; Django's IMMEDIATE transactions (``settings.DATABASES
 ``BEGIN``. A writer that finds it held is put to sleep by SQLite's busy handler in growing
 steps (1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, then 100 ms), so under a steady stream of
 writes a waiting worker often sleeps tens of milliseconds after the lock was freed, and the
-lock stands idle while work queues behind it (``bench/results/writer-turns-tried.txt``, ``push-writer-turns-sqlite.txt``).
+lock stands idle while work queues behind it (``bench/results/writer-turns-tried.txt``,
+``push-writer-turns-sqlite.txt``).
 
 Here a transaction first takes an advisory lock on a file beside the database (``flock`` on
 ``<name>-writer``), one per connection, trying again every millisecond at most, and only then
