@@ -42,7 +42,9 @@ tables per core of this machine (server, database and clients share its cores).
 
 **Push** (``--scenario push``): the same evening with the live streams: a stream process
 (``uvicorn continental.live:app``) runs beside gunicorn, every phone holds its game's stream
-and fetches the sheet when an event names a newer version, and polls once every 5 min (the
+and fetches the sheet when an event names a newer version (a plain viewer's page, which
+names its language to the stream, shows the sheet the event carried when it carried one,
+without a request), and polls once every 5 min (the
 safety poll of static/js/live.js). Every evening scenario prints the **update latency**:
 from the editor's save answered to each other phone showing the new sheet (0 when that
 phone showed it before the editor's own phone had its answer), and from Save (the POST
@@ -683,6 +685,7 @@ class Evening:
         self.streams = 0  # streams open now
         self.most_streams = 0
         self.stream_errors = 0
+        self.pushed = 0  # sheets shown from their event, without a request
         self.start = start
         self.end = start + seconds
         self.samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
@@ -743,6 +746,7 @@ class Evening:
         return time.monotonic() < self.end
 
 
+LIVE_LANG = re.compile(r'id="table-bar"[^>]*data-live-lang="([^"]+)"')
 POLL_URL = re.compile(r'class="poll" hx-get="([^"]+)"[^>]*data-version="(\d+)"')
 DEAL_NEW_URL = re.compile(r'<a class="button big" href="([^"]+/deals/new/)"')
 # The next deal's form the editor's sheet holds: table.js opens it on the phone, online too.
@@ -781,6 +785,9 @@ class Phone:
         self.csrf = ""  # the CSRF token of the page's body (htmx sends it in its header)
         self.prefetched: set[str] = set()
         self.tasks: list[asyncio.Task] = []
+        self.live_lang = ""  # the page's data-live-lang: its stream carries the new sheets
+        self.saving = False  # the editor's POST in flight
+        self.waiting = 0  # the newest version an event named meanwhile
 
     def headers(self, htmx_target: str | None = None, **extra: str) -> dict[str, str]:
         headers = {"Accept": "text/html", **extra}
@@ -846,6 +853,8 @@ class Phone:
             self.location = self.link
             token = CSRF_HEADER.search(answer.body)
             self.csrf = token.group(1) if token else self.csrf
+            lang = LIVE_LANG.search(answer.body)
+            self.live_lang = lang.group(1) if lang else ""
             self.shown(answer.body)
             if self.editor:
                 self.prefetched.clear()  # a reloaded page forgets what it fetched
@@ -913,9 +922,10 @@ class Phone:
             writer = None
             try:
                 reader, writer = await asyncio.open_connection(HOST, ev.live_port)
+                lang = f"&l={self.live_lang}" if self.live_lang else ""
                 writer.write(
-                    f"GET /live/games/{token}?v={self.version} HTTP/1.1\r\nHost: {HOST}\r\n"
-                    "Accept: text/event-stream\r\n\r\n".encode()
+                    f"GET /live/games/{token}?v={self.version}{lang} HTTP/1.1\r\n"
+                    f"Host: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode()
                 )
                 await writer.drain()
                 status = await asyncio.wait_for(reader.readline(), REQUEST_TIMEOUT)
@@ -925,6 +935,7 @@ class Phone:
                     raise ConnectionError(status.decode(errors="replace"))
                 ev.streams += 1
                 ev.most_streams = max(ev.most_streams, ev.streams)
+                data: list[bytes] = []  # the data lines of the event being read
                 try:
                     while time.monotonic() < ev.end:
                         left = ev.end - time.monotonic()
@@ -933,13 +944,11 @@ class Phone:
                             break
                         if line.startswith(b"retry: "):
                             retry = int(line[7:]) / 1000
-                        elif (
-                            line.startswith(b"data: ")
-                            and line[6:].strip().isdigit()
-                            and int(line[6:]) > self.version
-                            and self.screen_on(time.monotonic())
-                        ):
-                            await self.poll()
+                        elif line.startswith(b"data: "):
+                            data.append(line[6:].rstrip(b"\r\n"))
+                        elif not line.strip() and data:  # the event's end
+                            await self.heard(data)
+                            data = []
                 finally:
                     ev.streams -= 1
             except (TimeoutError, OSError, ConnectionError, ValueError):
@@ -949,6 +958,22 @@ class Phone:
                     writer.close()
             if not await ev.sleep_until(time.monotonic() + retry):
                 return
+
+    async def heard(self, data: list[bytes]) -> None:
+        """An event's data: the version, and on the lines after it the new sheet itself
+        (live.js swaps it in without a request); else the sheet is fetched."""
+        if not data[0].isdigit() or int(data[0]) <= self.version:
+            return
+        if not self.screen_on(time.monotonic()):
+            return
+        if self.saving and len(data) == 1:  # its own save's answer will show it
+            self.waiting = max(self.waiting, int(data[0]))
+            return
+        if len(data) > 1:
+            self.evening.pushed += 1
+            self.shown(b"\n".join(data[1:]).decode())
+        else:
+            await self.poll()
 
     async def record_deals(self, first: float, every: float) -> None:
         """The editor's phone: a deal through the form about every ``every`` seconds."""
@@ -1006,16 +1031,27 @@ class Phone:
         )
         if made is not None:  # before the answer: another phone may show it first
             ev.sent[made] = time.monotonic()
-        saved = await ev.call(
-            "deal saved (POST)",
-            "POST",
-            url,
-            self.headers("game", **{"Content-Type": "application/x-www-form-urlencoded"}, **csrf),
-            body,
-            expect=(200, 302),
-        )
+        self.saving = True  # an event of this change waits for the answer (live.js)
+        try:
+            saved = await ev.call(
+                "deal saved (POST)",
+                "POST",
+                url,
+                self.headers(
+                    "game", **{"Content-Type": "application/x-www-form-urlencoded"}, **csrf
+                ),
+                body,
+                expect=(200, 302),
+            )
+        finally:
+            self.saving = False
+        await self.after_saving(saved, made)
+
+    async def after_saving(self, saved: Answer | None, made: tuple[str, int] | None) -> None:
+        ev = self.evening
         if saved is None:
             self.location = self.link
+            await self.heard_while_saving()
             return
         self.keep_cookies(saved)
         if made is not None:
@@ -1023,13 +1059,21 @@ class Phone:
         if saved.status == 200:  # the sheet itself (scorepad/views/common.sheet_after_saving)
             self.location = saved.headers.get("hx-push-url", self.link)
             self.shown(saved.body)
-            return
-        target = saved.headers.get("location", self.link)
-        sheet = await ev.call("sheet after saving", "GET", target, self.headers("game"))
-        if sheet is not None:
-            self.keep_cookies(sheet)
-            self.location = target
-            self.shown(sheet.body)
+        else:
+            target = saved.headers.get("location", self.link)
+            sheet = await ev.call("sheet after saving", "GET", target, self.headers("game"))
+            if sheet is not None:
+                self.keep_cookies(sheet)
+                self.location = target
+                self.shown(sheet.body)
+        await self.heard_while_saving()
+
+    async def heard_while_saving(self) -> None:
+        """An event heard while the save was in flight: fetched only if the answer did not
+        show that version (another phone's change, or the save refused)."""
+        waiting, self.waiting = self.waiting, 0
+        if waiting > self.version:
+            await self.poll()
 
     async def check_hands(self, every: float) -> None:
         ev = self.evening
@@ -1240,7 +1284,8 @@ def print_evening(
         print(
             f"    streams held at most: {evening.most_streams}, refused: {evening.stream_errors};"
             f" stream process {cpu.get('live', 0):.2f} cores, {cpu.get('live_rss', 0):.0f} MB;"
-            f" requests unanswered when the window opened: {evening.in_flight_at_start}"
+            f" requests unanswered when the window opened: {evening.in_flight_at_start};"
+            f" new sheets shown from their event (no request): {evening.pushed}"
         )
         late, pauses = evening.loop_late, evening.gc_pauses
         if late:

@@ -37,6 +37,7 @@ import random
 import re
 import resource
 import time
+import urllib.parse
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -50,7 +51,9 @@ from django.conf import settings  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
 from django.db.models import Q  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
+from django.utils import translation  # noqa: E402
 
+from scorepad import board  # noqa: E402
 from scorepad.models import Evening, EveningGame, Game, LiveChange  # noqa: E402
 
 log = logging.getLogger("continental.live")
@@ -119,6 +122,18 @@ def links_of(kind: str, pk: int) -> set[str]:
     return set(row) if row else set()
 
 
+def answers_of(pk: int, version: int, languages: set[str]) -> dict[str, str]:
+    """The viewers' answers of a game's version kept in its change's transaction
+    (``scorepad/warm.py``), by language: those of ``languages`` that are kept."""
+    found = {}
+    for language in languages:
+        with translation.override(language):
+            html = board.get_answer(board.viewer_key(pk, version))
+        if html is not None:
+            found[language] = html
+    return found
+
+
 def versions_of(kind: str, ids: list[int]) -> dict[int, int]:
     model = Game if kind == "g" else Evening
     found: dict[int, int] = {}
@@ -134,7 +149,15 @@ def versions_of(kind: str, ids: list[int]) -> dict[int, int]:
 class Stream:
     """One open stream: what it follows and a queue of what to send."""
 
-    def __init__(self, kind: str, token: str, pk: int, version: int, address: str):
+    def __init__(
+        self,
+        kind: str,
+        token: str,
+        pk: int,
+        version: int,
+        address: str,
+        language: str | None = None,
+    ):
         self.kind, self.token, self.pk, self.version, self.address = (
             kind,
             token,
@@ -142,6 +165,9 @@ class Stream:
             version,
             address,
         )
+        # A plain viewer's sheet (``?l=``, the page's language): its events carry the new
+        # sheet itself when the change kept it for viewers in that language.
+        self.language = language
         self.games: dict[int, int] = {}  # an evening's games and their versions
         self.wake = asyncio.Event()
         self.replaced = False
@@ -164,6 +190,10 @@ class Hub:
         self.closing: asyncio.Event | None = None  # set when the process stops
         self.opened = 0
         self.delivered = 0
+        self.pushed = 0  # events that carried the new sheet
+        # game id -> (version, {language: the viewers' answer}): read once per change for
+        # every plain viewer's stream of the game, dropped with the game's last stream.
+        self.sheets: dict[int, tuple[int, dict[str, str]]] = {}
 
     def add(self, stream: Stream) -> None:
         for key in stream.followed():
@@ -176,6 +206,8 @@ class Hub:
                 group.discard(stream)
                 if not group:
                     del self.listeners[key]
+                    if key[0] == "g":
+                        self.sheets.pop(key[1], None)
 
     def seen(self, key: tuple[str, int], version: int) -> None:
         """The newest version this process knows of ``key`` (from the feed or a stream's
@@ -192,6 +224,8 @@ class Hub:
         if not group:
             return
         links = await in_thread(links_of, kind, pk) if revoked else None
+        if kind == "g" and not revoked:
+            await self.read_sheets(pk, version, group)
         for stream in list(group):
             mine = stream.kind == kind and stream.pk == pk
             if links is not None and mine and stream.token not in links:
@@ -210,6 +244,28 @@ class Hub:
             elif kind == "g" and pk in stream.games and version > stream.games[pk]:
                 stream.games[pk] = version
                 stream.wake.set()
+
+    async def read_sheets(self, pk: int, version: int, group: set[Stream]) -> None:
+        """The new version's viewers' answers for the plain viewers' streams of game ``pk``
+        that are behind it: one read per language, however many phones."""
+        wanted = {s.language for s in group if s.kind == "g" and s.language and version > s.version}
+        if not wanted:
+            return
+        try:
+            found = await in_thread(answers_of, pk, version, wanted)
+        except Exception:
+            log.exception("the viewers' answers could not be read; the phones ask for them")
+            found = {}
+        if found and version >= self.sheets.get(pk, (0, {}))[0]:
+            self.sheets[pk] = (version, found)
+
+    def sheet_for(self, stream: Stream) -> str | None:
+        """The sheet this game stream's event may carry: its version's viewers' answer in
+        its language, when it was read."""
+        if stream.kind != "g" or not stream.language:
+            return None
+        version, found = self.sheets.get(stream.pk, (0, {}))
+        return found.get(stream.language) if version == stream.version else None
 
     def subscribed(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
@@ -432,7 +488,9 @@ async def app(scope: dict, receive, send) -> None:
     hub.count += 1
     hub.by_address[address] += 1
     try:
-        await _stream(scope, receive, send, KINDS[match[1]], match[2], address, cors)
+        await _stream(
+            scope, receive, send, KINDS[match[1]], match[2], address, cors, _language(scope)
+        )
     finally:
         hub.count -= 1
         hub.by_address[address] -= 1
@@ -440,7 +498,14 @@ async def app(scope: dict, receive, send) -> None:
             del hub.by_address[address]
 
 
-async def _stream(scope, receive, send, kind, token, address, cors) -> None:
+def _language(scope: dict) -> str | None:
+    """``?l=``: the language of a plain viewer's page, one of the site's."""
+    query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    language = (query.get("l") or [""])[0]
+    return language if language in dict(settings.LANGUAGES) else None
+
+
+async def _stream(scope, receive, send, kind, token, address, cors, language=None) -> None:
     try:
         found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
     except Exception:
@@ -452,7 +517,7 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
         await _plain(send, 204, "", cors)
         return
     pk, version = found
-    stream = Stream(kind, token, pk, version, address)
+    stream = Stream(kind, token, pk, version, address, language if kind == "g" else None)
     if kind == "e":
         stream.games = await in_thread(evening_games, pk)
     # A change between the query and now reached the hub: take it.
@@ -490,9 +555,15 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
         hub.remove(stream)
 
 
-def _event(stream: Stream) -> str:
+def _event(stream: Stream, sheet: str | None = None) -> str:
+    """The version event; with ``sheet``, its data's lines after the first are that sheet
+    (the answer the phone would fetch), so the phone shows it without asking."""
     ident = stream.event_id()
-    return f"id: {ident}\nevent: version\ndata: {ident}\n\n"
+    lines = "".join(f"\ndata: {line}" for line in LINE_ENDS.split(sheet)) if sheet else ""
+    return f"id: {ident}\nevent: version\ndata: {ident}{lines}\n\n"
+
+
+LINE_ENDS = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream
 
 
 async def _disconnected(receive) -> None:
@@ -535,10 +606,13 @@ async def _loop(stream, send, gone, closing, heartbeat, ends, sent) -> None:
             await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
             return
         ident = stream.event_id()
-        body = _event(stream) if ident != sent else ": still here\n\n"
+        body = ": still here\n\n"
         if ident != sent:
+            sheet = hub.sheet_for(stream)
+            body = _event(stream, sheet)
             sent = ident
             hub.delivered += 1
+            hub.pushed += sheet is not None
         await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
 
 

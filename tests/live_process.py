@@ -164,6 +164,8 @@ class Events:
                     name, _, value = line.partition(": ")
                     if name == "retry":
                         self.retry = int(value)
+                    elif name == "data" and "data" in fields:  # its lines joined, as a browser
+                        fields["data"] += "\n" + value
                     else:
                         fields[name] = value
         except Exception:  # closed by the test, or by the server

@@ -22,7 +22,7 @@ from rules.facts import NAMES
 
 from .. import conflicts, reading
 from ..access import DEVICE, Access
-from ..board import board
+from ..board import board, plain_viewer
 from ..forms.change import once_token
 from ..forms.deals import deal_form_class
 from ..forms.games import SettleForm
@@ -90,6 +90,8 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         "variant_name": NAMES[game.variant_id],
         "panel": None,
         "notice": "",
+        # A plain viewer's stream carries each new sheet itself (continental/live.py).
+        "live_push": not access.can_edit and plain_viewer(request),
         **extra,
     }
     if access.can_edit:

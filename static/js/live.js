@@ -4,6 +4,7 @@
  * mode's #tm-live) names the stream; data-live-port, when set, is the stream process's port on this page's host. Each
  * event carries the version the page should show: a newer one fetches the sheet at once
  * with the sheet's own request (the .poll element's, which table.js answers as before), or
+ * swaps in the sheet the event carried (a plain viewer's page, data-live-lang), or
  * the evening's content; table mode (data-live-poll) sends its own version check, which
  * answers 204 when nothing it shows changed. While the stream is held the 3 s polls are dropped but one every
  * SAFETY_MS; without EventSource, or when no first event comes within FIRST_MS (a proxy that
@@ -15,6 +16,7 @@
   // The stream process reads every followed version again each minute (LIVE_CHECK): this
   // poll only covers a stream process that stopped answering while its stream stays open.
   var SAFETY_MS = 300000;
+  var SAVE_WAIT_MS = 12000; // beyond htmx's timeout (10 s): a save never answered stops waiting
   var doc = document;
   var state = { open: false, lastPoll: 0, live: false };
   window.scorepadLive = state; // for the tests and the bench: is the stream held?
@@ -31,6 +33,31 @@
     state.live = true;
     window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
     state.live = false;
+  }
+
+  // The new sheet the event carried, swapped in as the sheet's own request would have
+  // (table.js hears "scorepad:pushed" as it hears that request's answer).
+  function showSheet(html) {
+    var sheet = doc.getElementById("sheet");
+    if (!sheet || !window.htmx || !window.htmx.swap) return false;
+    if (doc.visibilityState === "hidden") { state.pending = true; return true; }
+    doc.body.dispatchEvent(new CustomEvent("scorepad:pushed"));
+    window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
+    state.pushed = (state.pushed || 0) + 1;
+    return true;
+  }
+
+  // This phone's own save in flight: its answer is the new sheet, so the event of that
+  // change (which may come first: the stream hears the commit) waits for it instead of
+  // fetching the same sheet beside it. Asked for after the answer only if still behind.
+  function savingNow() { return state.saving && Date.now() - state.saving < SAVE_WAIT_MS; }
+
+  function saveAnswered() {
+    if (!state.saving) return;
+    state.saving = 0;
+    var waiting = state.waiting;
+    state.waiting = 0;
+    if (waiting && !(waiting <= parseInt(shownVersion(), 10))) fetchSheet();
   }
 
   function busy(main) {
@@ -72,14 +99,22 @@
     var base = port ? location.protocol + "//" + location.hostname + ":" + port : "";
     var isGame = el.id === "table-bar";
     var polled = Boolean(el.dataset.livePoll);
-    var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || ""));
+    var lang = isGame && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
+    var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || "") + lang);
     var first = setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
     source.addEventListener("version", function (event) {
       clearTimeout(first);
       state.open = true;
       if (isGame) {
+        // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream).
+        var text = event.data;
+        var cut = text.indexOf("\n");
         var shown = parseInt(shownVersion(), 10);
-        if (!(parseInt(event.data, 10) <= shown)) fetchSheet();
+        var version = parseInt(cut < 0 ? text : text.slice(0, cut), 10);
+        if (!(version <= shown)) {
+          if (cut < 0 && savingNow()) state.waiting = Math.max(state.waiting || 0, version);
+          else if (cut < 0 || !showSheet(text.slice(cut + 1))) fetchSheet();
+        }
       } else if (polled) {
         // Its own check says whether what it shows changed (204 when not): the first event
         // too, since a change may have come between the page and its stream.
@@ -116,6 +151,17 @@
       var now = Date.now();
       if (now - state.lastPoll < SAFETY_MS) event.preventDefault();
       else state.lastPoll = now;
+    });
+    doc.body.addEventListener("htmx:beforeSend", function (event) {
+      var elt = event.detail.elt;
+      var config = event.detail.requestConfig || {};
+      if (config.verb === "post" && elt && elt.closest && elt.closest("#game")) state.saving = Date.now();
+    });
+    ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+      doc.body.addEventListener(name, function (event) {
+        var config = event.detail.requestConfig || {};
+        if (config.verb === "post") setTimeout(saveAnswered, 0);
+      });
     });
     function later() {
       if (doc.visibilityState !== "visible" || !state.pending) return;

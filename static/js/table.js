@@ -484,6 +484,12 @@
       var box = doc.querySelector(".sheet-scroll");
       sheetAt = box && box.scrollLeft;
     });
+    // The live stream brought the new sheet itself (live.js): as the poll's answer would.
+    doc.body.addEventListener("scorepad:pushed", function () {
+      var box = doc.querySelector(".sheet-scroll");
+      sheetAt = box && box.scrollLeft;
+      say("updated", 0, true);
+    });
     doc.body.addEventListener("htmx:afterSwap", function () {
       var box = doc.querySelector(".sheet-scroll");
       if (box && sheetAt !== null) box.scrollLeft = sheetAt;

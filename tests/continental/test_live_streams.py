@@ -12,10 +12,15 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
 
+from scorepad import board
 from scorepad.models import Evening, EveningGame, Game, LiveChange
-from tests.factories import ACTOR, GameFactory, record_classic
+from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic
 from tests.live_process import Events, StreamProcess
+from tests.scorepad.conftest import own
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,6 +65,55 @@ def test_a_stream_begins_with_the_version_and_pushes_each_change(stream_process)
     record_classic(game, 1)
     assert next_version(events) == "3"
     events.close()
+
+
+def _save_a_deal(game: Game, lang: str) -> None:
+    """A deal saved through the editor's form, as a phone does: the change keeps its viewers'
+    answer in the editor's language (scorepad/warm.py)."""
+    editor = own(Client(), game)
+    with translation.override(lang):
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+    assert editor.post(url, classic_form_data(game, 2, jokers=1)).status_code == 302
+
+
+def test_a_plain_viewers_stream_carries_the_new_sheet_in_its_language(stream_process, settings):
+    settings.LIVE_STREAMS = True
+    game = GameFactory()
+    german = Events(stream_process.url, game_path(game) + "?v=1&l=de")
+    english = Events(stream_process.url, game_path(game) + "?v=1&l=en")
+    plain = Events(stream_process.url, game_path(game) + "?v=1")
+    for events in (german, english, plain):
+        assert events.next() == ("version", "1", "1")  # the first event: the version alone
+    _save_a_deal(game, "de")
+    kind, ident, data = german.next()
+    version, _, sheet = data.partition("\n")
+    assert (kind, ident, version) == ("version", "2", "2")
+    # What the phone would have fetched: the viewers' answer kept with the change.
+    with translation.override("de"):
+        kept = board.get_answer(board.viewer_key(game.pk, 2))
+        asked = Client().get(
+            reverse("game-version", kwargs={"token": game.viewer_token}) + "?v=1",
+            HTTP_HX_REQUEST="true",
+            HTTP_HX_TARGET="sheet",
+        )
+    assert kept is not None
+    assert sheet == kept == asked.content.decode()
+    assert "/de/games/" in sheet
+    assert sheet.count("<tr class=") == 1  # the deal saved
+    assert game.editor_token not in sheet
+    # Kept in the editor's language only: the English phone is told the version and asks;
+    # a stream that named no language is told the version alone.
+    assert english.next() == ("version", "2", "2")
+    assert plain.next() == ("version", "2", "2")
+
+
+def test_an_unknown_language_gets_the_version_alone(stream_process, settings):
+    settings.LIVE_STREAMS = True
+    game = GameFactory()
+    events = Events(stream_process.url, game_path(game) + "?v=1&l=xx")
+    assert events.next() == ("version", "1", "1")
+    _save_a_deal(game, "en")
+    assert events.next() == ("version", "2", "2")
 
 
 def test_the_editor_link_follows_the_same_game(stream_process):

@@ -11,6 +11,8 @@ import threading
 from decimal import Decimal
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from scorepad.models import Evening, EveningGame
@@ -45,6 +47,14 @@ def stream_held(phone) -> None:
     phone.wait_for_function("() => window.scorepadLive && window.scorepadLive.open")
 
 
+def record_deal_1(editor) -> None:
+    """Ben goes out in deal 1, through the editor's form."""
+    editor.get_by_role("link", name="Record deal 1").click()
+    editor.locator(".deal-form label.chip", has_text="Ben").first.click()
+    editor.get_by_role("button", name="Save").click()
+    expect(editor.locator("#game .messages")).to_contain_text("Deal 1 recorded.")
+
+
 def test_two_phones_see_each_others_deals_through_the_stream(streams, phones, live_server):
     game = GameFactory(players=["Anna", "Ben", "Cleo"])
     editor, viewer = phones(), phones()
@@ -53,10 +63,7 @@ def test_two_phones_see_each_others_deals_through_the_stream(streams, phones, li
     stream_held(editor)
     stream_held(viewer)
     asked_before = len(viewer.versions)
-    editor.get_by_role("link", name="Record deal 1").click()
-    editor.locator(".deal-form label.chip", has_text="Ben").first.click()
-    editor.get_by_role("button", name="Save").click()
-    expect(editor.locator("#game .messages")).to_contain_text("Deal 1 recorded.")
+    record_deal_1(editor)
     expect(viewer.locator(".sheet tbody tr")).to_have_count(1)
     record_classic(game, 2)  # a third phone records deal 2: both follow
     expect(viewer.locator(".sheet tbody tr")).to_have_count(2)
@@ -64,6 +71,70 @@ def test_two_phones_see_each_others_deals_through_the_stream(streams, phones, li
     # The viewer asked for the sheet once per change, not every 3 s meanwhile.
     assert len(viewer.versions) - asked_before <= 2 + 1  # two changes, one safety poll
     assert viewer.evaluate("window.scorepadLive.open")
+
+
+def test_a_viewers_phone_shows_the_sheet_its_stream_carried_without_asking(
+    streams, phones, live_server
+):
+    """In German: the deal saved on the editor's phone reaches the viewer's phone inside its
+    stream's event (the viewers' answer kept with the change), swapped in as the sheet's own
+    request would: no request for it, the phone says the sheet was updated, and the newest
+    deal is in view."""
+    game = GameFactory(players=["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz"])
+    for winner in range(12):  # a sheet taller than the phone
+        record_classic(game, winner % 6)
+    editor, viewer = phones(), phones()
+    editor.goto(f"{live_server.url}/de/games/{game.editor_token}/")
+    viewer.goto(f"{live_server.url}/de/games/{game.viewer_token}/")
+    stream_held(editor)
+    stream_held(viewer)
+    expect(viewer.locator("#table-bar")).to_have_attribute("data-live-lang", "de")
+    assert editor.locator("#table-bar").get_attribute("data-live-lang") is None
+    asked_before = len(viewer.versions)
+    editor.locator("a[hx-get$='/deals/new/']").first.click()
+    editor.locator(".deal-form label.chip", has_text="Ben").first.click()
+    with translation.override("de"):
+        save, updated = gettext("Save"), gettext("Sheet updated.")
+    editor.get_by_role("button", name=save, exact=True).click()
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(13)
+    assert len(viewer.versions) == asked_before  # shown from the event, not asked for
+    assert viewer.evaluate("window.scorepadLive.pushed") == 1
+    expect(viewer.locator("#table-bar .connection")).to_have_text(updated)
+    newest = viewer.locator(".sheet tbody tr").last
+    expect(newest).to_be_in_viewport()
+    # The swapped sheet is live like a fetched one: the next change reaches it too.
+    record_classic(game, 3)
+    expect(viewer.locator(".sheet tbody tr")).to_have_count(14)
+
+
+def test_the_editors_phone_waits_for_its_own_saves_answer_not_its_event(
+    streams, phones, live_server
+):
+    """The stream hears the commit before the saving phone has its answer: that phone's
+    event waits for the answer, which is the new sheet, instead of fetching it beside it."""
+    game = GameFactory(players=["Anna", "Ben", "Cleo"])
+    editor = phones()
+
+    def answer_late(route):
+        answer = route.fetch()  # saved and committed: the event is on its way
+        editor.wait_for_timeout(700)
+        route.fulfill(response=answer)
+
+    editor.route(
+        re.compile(r".*/deals/new/$"),
+        lambda route: answer_late(route) if route.request.method == "POST" else route.continue_(),
+    )
+    editor.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    stream_held(editor)
+    asked_before = len(editor.versions)
+    record_deal_1(editor)
+    expect(editor.locator(".sheet tbody tr")).to_have_count(1)
+    editor.wait_for_timeout(300)
+    assert len(editor.versions) == asked_before
+    # Another phone's change is still fetched at once.
+    record_classic(game, 2)
+    expect(editor.locator(".sheet tbody tr")).to_have_count(2)
+    assert len(editor.versions) == asked_before + 1
 
 
 def test_a_replaced_link_is_said_on_the_phone_that_follows_it(streams, phones, live_server):

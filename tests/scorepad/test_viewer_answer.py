@@ -422,3 +422,25 @@ def test_only_a_games_change_keeps_a_viewers_answer(game, settings, monkeypatch)
     assert [(token, version) for _, _, token, version in asked] == [
         (game.viewer_token, game.version)
     ]
+
+
+def _stream_language(client: Client, token: str, lang: str) -> str | None:
+    with translation.override(lang):
+        page = client.get(reverse("game", kwargs={"token": token})).content.decode()
+    bar = re.search(r'<div id="table-bar"[^>]*>', page)
+    assert bar is not None
+    assert 'data-live="/live/games/' in bar.group(0)
+    found = re.search(r'data-live-lang="([^"]*)"', bar.group(0))
+    return found.group(1) if found else None
+
+
+def test_only_a_plain_viewers_page_asks_its_stream_for_the_sheets_themselves(game, settings):
+    """The stream carries the viewers' answer (continental/live.py) only to a page that
+    would be given that answer: the viewer link with no session, in the page's language."""
+    settings.LIVE_STREAMS = True
+    assert _stream_language(Client(), game.viewer_token, "fi") == "fi"
+    assert _stream_language(Client(), game.viewer_token, "de") == "de"
+    # The editor's page: its answers are its own (the deal actions, the one-time tokens).
+    assert _stream_language(own(Client(), game), game.editor_token, "de") is None
+    # A viewer link opened by a phone with a session: not a plain viewer.
+    assert _stream_language(own(Client(), game), game.viewer_token, "de") is None
