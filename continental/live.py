@@ -376,12 +376,18 @@ def _last_change() -> int:
     return LiveChange.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
+# The watcher's one query, as plain SQL: asked 40 times a second, the ORM's building of it
+# cost ten times the query itself (235 against 21 microseconds of CPU, measured).
+CHANGES_AFTER = (
+    "SELECT id, kind, object_id, version, revoked FROM {table}"
+    " WHERE id > %s ORDER BY id LIMIT 5000"
+).format(table=LiveChange._meta.db_table)
+
+
 def _changes_after(last: int) -> list[tuple]:
-    return list(
-        LiveChange.objects.filter(pk__gt=last)
-        .order_by("pk")
-        .values_list("pk", "kind", "object_id", "version", "revoked")[:5000]
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(CHANGES_AFTER, [last])
+        return list(cursor.fetchall())
 
 
 def _prune(last: int) -> None:
