@@ -190,7 +190,6 @@ class Hub:
         self.closing: asyncio.Event | None = None  # set when the process stops
         self.opened = 0
         self.delivered = 0
-        self.pushed = 0  # events that carried the new sheet
         # game id -> (version, {language: the viewers' answer}): read once per change for
         # every plain viewer's stream of the game, dropped with the game's last stream.
         self.sheets: dict[int, tuple[int, dict[str, str]]] = {}
@@ -248,7 +247,7 @@ class Hub:
     async def read_sheets(self, pk: int, version: int, group: set[Stream]) -> None:
         """The new version's viewers' answers for the plain viewers' streams of game ``pk``
         that are behind it: one read per language, however many phones."""
-        wanted = {s.language for s in group if s.kind == "g" and s.language and version > s.version}
+        wanted = {s.language for s in group if s.language and version > s.version}
         if not wanted:
             return
         try:
@@ -261,8 +260,8 @@ class Hub:
 
     def sheet_for(self, stream: Stream) -> str | None:
         """The sheet this game stream's event may carry: its version's viewers' answer in
-        its language, when it was read."""
-        if stream.kind != "g" or not stream.language:
+        its language, when it was read (an evening's stream has no language)."""
+        if not stream.language:
             return None
         version, found = self.sheets.get(stream.pk, (0, {}))
         return found.get(stream.language) if version == stream.version else None
@@ -494,9 +493,7 @@ async def app(scope: dict, receive, send) -> None:
     hub.count += 1
     hub.by_address[address] += 1
     try:
-        await _stream(
-            scope, receive, send, KINDS[match[1]], match[2], address, cors, _language(scope)
-        )
+        await _stream(scope, receive, send, KINDS[match[1]], match[2], address, cors)
     finally:
         hub.count -= 1
         hub.by_address[address] -= 1
@@ -511,7 +508,7 @@ def _language(scope: dict) -> str | None:
     return language if language in dict(settings.LANGUAGES) else None
 
 
-async def _stream(scope, receive, send, kind, token, address, cors, language=None) -> None:
+async def _stream(scope, receive, send, kind, token, address, cors) -> None:
     try:
         found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
     except Exception:
@@ -523,7 +520,7 @@ async def _stream(scope, receive, send, kind, token, address, cors, language=Non
         await _plain(send, 204, "", cors)
         return
     pk, version = found
-    stream = Stream(kind, token, pk, version, address, language if kind == "g" else None)
+    stream = Stream(kind, token, pk, version, address, _language(scope) if kind == "g" else None)
     if kind == "e":
         stream.games = await in_thread(evening_games, pk)
     # A change between the query and now reached the hub: take it.
@@ -614,11 +611,9 @@ async def _loop(stream, send, gone, closing, heartbeat, ends, sent) -> None:
         ident = stream.event_id()
         body = ": still here\n\n"
         if ident != sent:
-            sheet = hub.sheet_for(stream)
-            body = _event(stream, sheet)
+            body = _event(stream, hub.sheet_for(stream))
             sent = ident
             hub.delivered += 1
-            hub.pushed += sheet is not None
         await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
 
 
