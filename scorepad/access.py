@@ -94,8 +94,23 @@ def again_reference(game: Game, *, editor: bool = False) -> str:
     also starts the new game in the circle (until the game's editor link is replaced); a
     viewer's gives the names only."""
     if editor and game.circle_id is not None:
-        return signing.dumps([game.pk, _digest(game.editor_token)], salt=AGAIN_SALT)
-    return signing.dumps(game.pk, salt=AGAIN_SALT)
+        return _sign([game.pk, _digest(game.editor_token)], AGAIN_SALT)
+    return _sign(game.pk, AGAIN_SALT)
+
+
+def _sign(value: object, salt: str) -> str:
+    """``value`` signed with no time in it: the same game gives the same reference in every
+    second, so a kept rendering and the page a phone was sent agree (``signing.dumps``
+    stamps the time)."""
+    return signing.Signer(salt=salt).sign_object(value, compress=False)
+
+
+def _unsign(value: str, salt: str) -> object:
+    """What ``_sign`` signed; a reference made before it (with the time in it, which was
+    never checked) is still read. Raises ``signing.BadSignature``."""
+    if value.count(":") == 2:  # value:time:signature
+        return signing.loads(value, salt=salt)
+    return signing.Signer(salt=salt).unsign_object(value)
 
 
 def again_game(value: str) -> tuple[Game | None, bool]:
@@ -107,7 +122,7 @@ def again_game(value: str) -> tuple[Game | None, bool]:
         if found is not None:
             return found, value == found.editor_token and found.circle_id is not None
     try:
-        loaded = signing.loads(value, salt=AGAIN_SALT)
+        loaded = _unsign(value, AGAIN_SALT)
     except signing.BadSignature:
         return None, False
     if isinstance(loaded, int) and not isinstance(loaded, bool):
@@ -123,12 +138,12 @@ def again_game(value: str) -> tuple[Game | None, bool]:
 def circle_reference(circle: Circle) -> str:
     """What the new-game page carries to start a game in ``circle``: its id with the
     fingerprint of its editor link, signed (no link); it dies with a replaced editor link."""
-    return signing.dumps([circle.pk, _digest(circle.editor_token)], salt=CIRCLE_SALT)
+    return _sign([circle.pk, _digest(circle.editor_token)], CIRCLE_SALT)
 
 
 def reference_circle(value: str) -> Circle | None:
     try:
-        loaded = signing.loads(value[:300], salt=CIRCLE_SALT)
+        loaded = _unsign(value[:300], CIRCLE_SALT)
     except signing.BadSignature:
         return None
     if not (isinstance(loaded, list) and len(loaded) == 2 and isinstance(loaded[0], int)):

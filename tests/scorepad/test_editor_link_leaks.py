@@ -179,3 +179,26 @@ def test_every_answer_that_holds_an_editor_link_is_not_stored(finished):
     assert any("again=" in url for url in held)
     assert any("back=" in url for url in held)
     assert any(url.startswith("/language/") for url in held)
+
+
+def test_a_play_again_reference_is_the_same_in_every_second_and_an_older_one_still_works(
+    finished,
+):
+    from unittest import mock
+
+    from django.core import signing
+
+    from scorepad.access import AGAIN_SALT, again_game, again_reference
+
+    # The sheet's kept rendering holds the reference: a later second must give the same one
+    # (it once carried the time, so a page and a test a second apart disagreed).
+    now = again_reference(finished)
+    with mock.patch("time.time", return_value=4_000_000_000):
+        assert again_reference(finished) == now
+    assert again_game(now) == (finished, False)
+    # A reference sent before, with the time in it, still fills in the new game.
+    older = signing.dumps(finished.pk, salt=AGAIN_SALT)
+    assert older.count(":") == 2
+    assert again_game(older) == (finished, False)
+    response = Client().get(reverse("game-new") + f"?again={older}")
+    assert 'name="seat"' in response.content.decode()
