@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import re
@@ -91,6 +92,12 @@ def main() -> None:
     )
     parser.add_argument("--profile", choices=KINDS)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="freeze what is loaded before the rounds, as the server's master does before"
+        " forking its workers (continental/warmup.freeze)",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="scorepad-cpu-") as data_dir:
@@ -128,6 +135,23 @@ def run(args) -> None:
 
     samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
     profiler = cProfile.Profile() if args.profile else None
+    if args.gc_freeze:
+        from continental.warmup import freeze
+
+        freeze()
+    # The garbage collector's passes in the rounds: how many of each generation, and the
+    # time they took (a full pass in a loaded worker is some 10 ms: a request that meets one
+    # waits that long).
+    passes = {0: [], 1: [], 2: []}
+    began: list[float] = []
+
+    def collecting(phase, info):
+        if phase == "start":
+            began.append(time.perf_counter())
+        elif began:
+            passes[info["generation"]].append((time.perf_counter() - began.pop()) * 1000)
+
+    gc.callbacks.append(collecting)
 
     def timed(kind, call, *a, **kw):
         if profiler is not None and kind == args.profile:
@@ -225,6 +249,15 @@ def run(args) -> None:
             f" {statistics.fmean(values):7.1f} {per_deal:8.1f}"
         )
     print(f"  {'a deal, all its requests':32} {'':5} {'':7} {'':7} {total:8.1f}")
+    gc.callbacks.remove(collecting)
+    print(
+        "  the garbage collector's passes in the rounds"
+        f"{' (what was loaded frozen first)' if args.gc_freeze else ''}: "
+        + "; ".join(
+            f"generation {g}: {len(t)}, {sum(t):.1f} ms in all, at most {max(t, default=0):.1f} ms"
+            for g, t in passes.items()
+        )
+    )
     if profiler is not None:
         stats = pstats.Stats(profiler)
         stats.sort_stats("tottime").print_stats(args.top)

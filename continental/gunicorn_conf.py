@@ -40,9 +40,10 @@ def when_ready(server):
     """In the master, before the first worker is forked: load what every worker shares."""
     if not server.cfg.preload_app:
         return  # the app is not loaded in the master
-    from continental.warmup import warm
+    from continental.warmup import freeze, warm
 
     server.log.info("loaded before forking: %s", warm())
+    server.log.info("objects set aside from the garbage collector: %d", freeze())
     # ``manage.py serve`` says where the phones join once the server listens.
     banner = os.environ.get("GUNICORN_BANNER")
     if banner:

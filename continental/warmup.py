@@ -7,6 +7,8 @@ from the repository's files, and no database connection is left open across the 
 
 from __future__ import annotations
 
+import gc
+
 from django.conf import settings
 from django.db import connections
 from django.template.loader import get_template
@@ -43,3 +45,20 @@ def warm() -> dict[str, int]:
         "languages": len(settings.LANGUAGES),
         "pages": pages,
     }
+
+
+def freeze() -> int:
+    """Move everything loaded so far out of the garbage collector's sight (``gc.freeze``),
+    just before the workers are forked; returns how many objects.
+
+    A worker's full collection otherwise walks every object it inherited — some 90,000 of
+    Django, the templates and the pages, 10-14 ms of CPU each time on this machine, more
+    under load — and a request that happens to trigger one waits for it (a 3 ms poll answered
+    in 30). Frozen, they are never walked: the passes see only what the worker made since it
+    started. Nothing is lost: a frozen object is never freed, and nothing loaded before the
+    fork is garbage (``warm`` keeps it all). Walking them also wrote to their pages, which the
+    workers then stopped sharing with the master (copy on write); frozen, they keep sharing.
+    """
+    gc.collect()  # what is garbage now goes before the rest is set aside
+    gc.freeze()
+    return gc.get_freeze_count()
