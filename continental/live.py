@@ -19,8 +19,9 @@ first event within a few seconds knows a proxy buffers it and polls instead
 (``static/js/live.js``). A replaced link ends its stream with ``event: replaced``.
 Every ``LIVE_CHECK`` seconds the process reads the versions of all it follows once (one query
 per kind), so a change the feed missed still reaches the phones; the pages then need no poll
-of their own but a rare one. Comment lines every ``LIVE_HEARTBEAT`` seconds keep proxies
-from closing it, ``retry:`` with jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
+of their own. An ``event: beat`` after ``LIVE_HEARTBEAT`` seconds without an event keeps
+proxies from closing the stream and tells the page it is alive (no beat for a while: the
+page polls and opens a new stream), ``retry:`` with jitter spreads the reconnects after a restart, and a stream ends after ``LIVE_LIFETIME``
 seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
 ``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
 (raised to its hard limit at start), at most ``max_streams()`` in all (503); both with
@@ -569,6 +570,13 @@ def _event(stream: Stream, sheet: str | None = None) -> str:
 LINE_ENDS = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream
 
 
+def _beat(heartbeat: float) -> str:
+    """The heartbeat after ``heartbeat`` seconds without an event: an event the page hears
+    (a comment line it would not), saying how many seconds the next one may take; a page
+    that hears nothing for several of them knows the stream died without closing."""
+    return f"event: beat\ndata: {heartbeat:g}\n\n"
+
+
 async def _disconnected(receive) -> None:
     while True:
         message = await receive()
@@ -609,7 +617,7 @@ async def _loop(stream, send, gone, closing, heartbeat, ends, sent) -> None:
             await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
             return
         ident = stream.event_id()
-        body = ": still here\n\n"
+        body = _beat(heartbeat)
         if ident != sent:
             body = _event(stream, hub.sheet_for(stream))
             sent = ident

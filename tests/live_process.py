@@ -156,9 +156,8 @@ class Events:
                     self.items.put(("comment", None, line))
                 elif line == "":
                     if fields:
-                        self.items.put(
-                            (fields.get("event", "message"), fields.get("id"), fields.get("data"))
-                        )
+                        kind = fields.get("event", "message")
+                        self.items.put((kind, fields.get("id"), fields.get("data")))
                     fields = {}
                 else:
                     name, _, value = line.partition(": ")
@@ -172,11 +171,13 @@ class Events:
             pass
         self.items.put(("closed", None, None))
 
-    def next(self, timeout: float = 10, skip_comments: bool = True):
+    def next(self, timeout: float = 10, skip_beats: bool = True):
+        """The next event; heartbeats (``event: beat``, and any comment line) are passed over
+        unless ``skip_beats`` is false."""
         deadline = time.monotonic() + timeout
         while True:
             item = self.items.get(timeout=max(0.01, deadline - time.monotonic()))
-            if item[0] == "comment" and skip_comments:
+            if item[0] in ("comment", "beat") and skip_beats:
                 continue
             return item
 

@@ -6,19 +6,23 @@
  * with the sheet's own request (the .poll element's, which table.js answers as before), or
  * swaps in the sheet the event carried (a plain viewer's page, data-live-lang), or
  * the evening's content; table mode (data-live-poll) sends its own version check, which
- * answers 204 when nothing it shows changed. While the stream is held the 3 s polls are dropped but one every
- * SAFETY_MS; without EventSource, or when no first event comes within FIRST_MS (a proxy that
- * buffers), or when the stream is refused, the page polls as before.
+ * answers 204 when nothing it shows changed. While the stream is held the 3 s polls are
+ * dropped. The stream says it is alive with a beat event every so many seconds (the beat's
+ * data); QUIET_BEATS of them missed and the page counts it lost (a stream process that stopped
+ * answering while the connection stays open, a phone woken from sleep): it fetches what it
+ * shows and opens a new stream, which polls like the first when no event comes.
+ * Without EventSource, or when no first event comes within FIRST_MS (a proxy that buffers),
+ * or when the stream is refused, the page polls as before.
  */
 (function () {
   "use strict";
   var FIRST_MS = 4000;
-  // The stream process reads every followed version again each minute (LIVE_CHECK): this
-  // poll only covers a stream process that stopped answering while its stream stays open.
-  var SAFETY_MS = 300000;
+  var BEAT_MS = 60000; // how long a beat may take before the first one says it
+  var QUIET_BEATS = 3; // beats missed before the stream counts as lost
+  var AGAIN_MS = 60000; // a stream refused or lost is asked for again after 1-2 minutes
   var SAVE_WAIT_MS = 12000; // beyond htmx's timeout (10 s): a save never answered stops waiting
   var doc = document;
-  var state = { open: false, lastPoll: 0, live: false };
+  var state = { open: false, live: false, beatMs: BEAT_MS };
   window.scorepadLive = state; // for the tests and the bench: is the stream held?
 
   function shownVersion() {
@@ -102,9 +106,33 @@
     var lang = isGame && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
     var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || "") + lang);
     var first = setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
+    var quiet = null;
+    // Anything the stream says shows it alive; silence for QUIET_BEATS beats does not.
+    function heard() {
+      clearTimeout(quiet);
+      quiet = setTimeout(lost, state.beatMs * QUIET_BEATS);
+    }
+    function lost() {
+      source.close();
+      state.open = false; // the 3 s polls go through again
+      state.lost = (state.lost || 0) + 1;
+      refresh(el);
+      // A new stream at once (a phone woken from sleep finds its old one dead): if it brings
+      // no first event either, FIRST_MS closes it and the page goes on polling.
+      setTimeout(function () { if (doc.contains(el)) follow(el); }, Math.random() * 2000);
+    }
+    function again() {
+      setTimeout(function () { if (doc.contains(el)) follow(el); }, AGAIN_MS + Math.random() * AGAIN_MS);
+    }
+    source.addEventListener("beat", function (event) {
+      var seconds = parseFloat(event.data);
+      if (seconds > 0) state.beatMs = seconds * 1000;
+      if (state.open) heard();
+    });
     source.addEventListener("version", function (event) {
       clearTimeout(first);
       state.open = true;
+      heard();
       if (isGame) {
         // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream).
         var text = event.data;
@@ -125,6 +153,7 @@
       }
     });
     source.addEventListener("replaced", function () {
+      clearTimeout(quiet);
       source.close();
       state.open = false;
       if (isGame) fetchSheet(); // the sheet's own request answers 286: table.js says so
@@ -133,10 +162,10 @@
     });
     source.onerror = function () {
       state.open = false; // polls meanwhile; EventSource reconnects by itself
+      clearTimeout(quiet); // its first event after the reconnect starts the watch again
       if (source.readyState === EventSource.CLOSED) {
         clearTimeout(first);
-        // Refused (a dead link, too many streams): ask again later, poll meanwhile.
-        setTimeout(function () { if (doc.contains(el)) follow(el); }, 60000 + Math.random() * 60000);
+        again(); // refused (a dead link, too many streams): poll meanwhile
       }
     };
   }
@@ -148,9 +177,7 @@
     doc.body.addEventListener("htmx:beforeRequest", function (event) {
       var elt = event.detail.elt;
       if (!state.open || state.live || !elt || !elt.classList || !elt.classList.contains("poll")) return;
-      var now = Date.now();
-      if (now - state.lastPoll < SAFETY_MS) event.preventDefault();
-      else state.lastPoll = now;
+      event.preventDefault(); // the stream says when to ask
     });
     doc.body.addEventListener("htmx:beforeSend", function (event) {
       var elt = event.detail.elt;

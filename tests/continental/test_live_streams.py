@@ -182,8 +182,9 @@ def test_heartbeats_keep_an_unchanged_stream_open():
     with StreamProcess(LIVE_HEARTBEAT="0.2") as process:
         events = Events(process.url, game_path(game))
         assert next_version(events) == "1"
-        kinds = [events.next(skip_comments=False)[0] for _ in range(3)]
-        assert kinds == ["comment"] * 3
+        # Events the page hears (a comment line it would not), saying when the next comes.
+        beats = [events.next(skip_beats=False) for _ in range(3)]
+        assert beats == [("beat", None, "0.2")] * 3
 
 
 def test_a_stream_ends_after_its_lifetime_and_the_reconnect_catches_up():
