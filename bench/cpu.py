@@ -135,9 +135,10 @@ def run(args) -> None:
 
     samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
     profiler = cProfile.Profile() if args.profile else None
-    if args.gc_freeze:
-        from continental.warmup import freeze
+    from continental.warmup import freeze, warm
 
+    warm()  # as gunicorn's master loads before forking (when_ready)
+    if args.gc_freeze:
         freeze()
     # The garbage collector's passes in the rounds: how many of each generation, and the
     # time they took (a full pass in a loaded worker is some 10 ms: a request that meets one
