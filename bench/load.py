@@ -67,8 +67,10 @@ absolute figures. Their own garbage collector is off during an evening (collecte
 steps): in one loop of 7,500 phones it paused the loop up to 360 ms, time every kind then
 counted. Each evening prints how late the clients' loop woke from a 10 ms sleep (a delay no
 server caused) and the workers' own time from gunicorn's access log (POSTs apart): a p95
-far above it was spent before a worker took the request. Figures only: nothing here fails
-on speed. Loopback only.
+far above it was spent before a worker took the request. Each answer also says where its
+time went in the worker (``Server-Timing``, continental/timing.py, with BENCH_VIEWS): its
+CPU, the garbage collector's share, and the rest, waiting for a core or for SQLite's one
+writer; printed per kind. Figures only: nothing here fails on speed. Loopback only.
 """
 
 from __future__ import annotations
@@ -689,6 +691,9 @@ class Evening:
         self.start = start
         self.end = start + seconds
         self.samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
+        # Each counted answer's Server-Timing (continental/timing.py): the worker's CPU, its
+        # garbage collector's share and its whole time for it, in seconds.
+        self.timing: dict[str, list[tuple[float, float, float]]] = {kind: [] for kind in KINDS}
         self.errors: dict[str, int] = dict.fromkeys(KINDS, 0)
         self.first_error: dict[str, str] = {}
         self.outside = 0  # requests made before the window (joining) or after it
@@ -728,6 +733,9 @@ class Evening:
             kind = kind_of(answer.status)
         if counted:
             self.samples[kind].append(took)
+            timed = server_timing(answer.headers.get("server-timing", ""))
+            if timed is not None:
+                self.timing[kind].append(timed)
         else:
             self.outside += 1
         return answer
@@ -1454,6 +1462,7 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
                     if values and kind != LATENCY
                 }
             holds, waited = print_evening(k, evening, reference, cpu, idle)
+            print_where_time_went(evening)
             print_own_time(server, access_at)
             print_refused(server.log_path, log_at)
             if holds and len(passed) == steps.index(k):
@@ -1468,6 +1477,41 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
             print(f"  {name}: {best} tables on {cores} cores = {best / cores:g} per core{more}")
         else:
             print(f"  {name}: below {steps[0]} tables (the smallest step missed the target)")
+
+
+SERVER_TIMING = re.compile(r"(\w+);dur=([\d.]+)")
+
+
+def server_timing(header: str) -> tuple[float, float, float] | None:
+    """(cpu, gc, app) in seconds from an answer's Server-Timing header."""
+    found = {name: float(value) / 1000 for name, value in SERVER_TIMING.findall(header)}
+    if "cpu" not in found or "app" not in found:
+        return None
+    return found["cpu"], found.get("gc", 0.0), found["app"]
+
+
+def print_where_time_went(evening: Evening) -> None:
+    """Per kind, from the answers' Server-Timing: the worker's whole time for the request,
+    its CPU, and the rest (waiting for a core or for SQLite's writer), p50 and p95; and
+    the garbage collector's time in all. A phone's p95 far above the worker's whole time
+    was spent before a worker took the request (or in the clients)."""
+    lines = []
+    for kind, values in evening.timing.items():
+        if not values:
+            continue
+        cpu = [v[0] for v in values]
+        app = [v[2] for v in values]
+        wait = [v[2] - v[0] for v in values]
+        collected = sum(v[1] for v in values)
+        lines.append(
+            f"      {kind:26} in the worker p50 {percentile(app, 50):6.1f} p95 {percentile(app, 95):6.1f};"
+            f" CPU p50 {percentile(cpu, 50):5.1f} p95 {percentile(cpu, 95):5.1f};"
+            f" waiting p50 {percentile(wait, 50):5.1f} p95 {percentile(wait, 95):6.1f};"
+            f" garbage collector {collected * 1000:.0f} ms in all"
+        )
+    if lines:
+        print("    where the answers' time went in the workers (Server-Timing, ms):")
+        print("\n".join(lines))
 
 
 def print_own_time(server: Gunicorn, offset: int) -> None:

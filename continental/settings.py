@@ -270,6 +270,8 @@ SITE_NAME = _("Continental")
 
 # A bare fixed page at /bench/bare for bench/load.py to compare against; off in production.
 BENCH_VIEWS = env_bool("BENCH_VIEWS", False)
+if BENCH_VIEWS:  # each answer says where its time went (continental/timing.py)
+    MIDDLEWARE.insert(0, "continental.timing.ServerTimingMiddleware")
 
 # --- live streams (continental/live.py, static/js/live.js) ----------------------------
 # Off under pytest unless a test turns them on (and starts a stream process).
