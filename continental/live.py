@@ -55,13 +55,13 @@ from django.http.request import split_domain_port, validate_host  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from scorepad import board  # noqa: E402
-from scorepad.models import Evening, EveningGame, Game, LiveChange  # noqa: E402
+from scorepad.models import LIVE_CHANNEL, Evening, EveningGame, Game, LiveChange  # noqa: E402
 
 log = logging.getLogger("continental.live")
 
 TOKEN = re.compile(r"^/live/(games|evenings)/([A-Za-z0-9_-]{20,64})/?$")
 KINDS = {"games": "g", "evenings": "e"}
-CHANNEL = "scorepad_live"
+CHANNEL = LIVE_CHANNEL
 FD_MARGIN = 64  # files kept free for the database, the listening socket, logs
 
 
@@ -194,6 +194,11 @@ class Hub:
         # game id -> (version, {language: the viewers' answer}): read once per change for
         # every plain viewer's stream of the game, dropped with the game's last stream.
         self.sheets: dict[int, tuple[int, dict[str, str]]] = {}
+        # The plain viewers' streams whose event of a version waits for its viewers' answer
+        # to be kept (scorepad/warm.py keeps it just after the change's commit and says so:
+        # kind "s"), by (game id, version); and the newest version said kept, by game id.
+        self.held: dict[tuple[int, int], set[Stream]] = {}
+        self.kept: dict[int, int] = {}
 
     def add(self, stream: Stream) -> None:
         for key in stream.followed():
@@ -208,6 +213,7 @@ class Hub:
                     del self.listeners[key]
                     if key[0] == "g":
                         self.sheets.pop(key[1], None)
+                        self.kept.pop(key[1], None)
 
     def seen(self, key: tuple[str, int], version: int) -> None:
         """The newest version this process knows of ``key`` (from the feed or a stream's
@@ -218,15 +224,22 @@ class Hub:
             self.latest[key] = version
 
     async def publish(self, kind: str, pk: int, version: int, revoked: bool) -> None:
+        if kind == "s":
+            await self.answer_kept(pk, version)
+            return
         key = (kind, pk)
         self.seen(key, version)
         group = self.listeners.get(key)
         if not group:
             return
         links = await in_thread(links_of, kind, pk) if revoked else None
+        held: set[Stream] = set()
         if kind == "g" and not revoked:
             await self.read_sheets(pk, version, group)
+            held = self.hold(pk, version, group)
         for stream in list(group):
+            if stream in held:
+                continue
             mine = stream.kind == kind and stream.pk == pk
             if links is not None and mine and stream.token not in links:
                 stream.replaced = True
@@ -258,6 +271,46 @@ class Hub:
             found = {}
         if found and version >= self.sheets.get(pk, (0, {}))[0]:
             self.sheets[pk] = (version, found)
+
+    def hold(self, pk: int, version: int, group: set[Stream]) -> set[Stream]:
+        """The plain viewers' streams of game ``pk`` whose new version's answer is not kept
+        yet in their language, when the change's worker may still be keeping it: their event
+        waits for its word (``answer_kept``) or ``LIVE_KEPT_WAIT`` seconds, then goes with
+        the sheet if it was kept, else with the version alone (the phone asks)."""
+        if self.kept.get(pk, 0) >= version:
+            return set()
+        found = self.sheets.get(pk, (0, {}))
+        waiting = {
+            s
+            for s in group
+            if s.language
+            and s.kind == "g"
+            and s.pk == pk
+            and version > s.version
+            and not (found[0] == version and s.language in found[1])
+        }
+        if waiting:
+            self.held.setdefault((pk, version), set()).update(waiting)
+            asyncio.get_running_loop().call_later(
+                settings.LIVE_KEPT_WAIT, self.release, pk, version
+            )
+        return waiting
+
+    async def answer_kept(self, pk: int, version: int) -> None:
+        """A game's viewers' answer of ``version`` is kept: the streams waiting for it read it
+        (once per language) and are told."""
+        if version > self.kept.get(pk, 0) and ("g", pk) in self.listeners:
+            self.kept[pk] = version
+        waiting = self.held.get((pk, version))
+        if waiting:
+            await self.read_sheets(pk, version, waiting)
+        self.release(pk, version)
+
+    def release(self, pk: int, version: int) -> None:
+        for stream in self.held.pop((pk, version), ()):
+            if version > stream.version and stream in self.listeners.get(("g", pk), ()):
+                stream.version = version
+                stream.wake.set()
 
     def sheet_for(self, stream: Stream) -> str | None:
         """The sheet this game stream's event may carry: its version's viewers' answer in

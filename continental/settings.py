@@ -21,6 +21,8 @@ LIVE_PER_ADDRESS streams per client address (default 200: a club behind one rout
 LIVE_MAX_STREAMS streams per stream process (default: what the open-files limit allows)
 LIVE_CHECK       seconds between the stream process's reads of every followed version, the
                  safety net under its change feed (default 60)
+LIVE_KEPT_WAIT   seconds a plain viewer's event waits for the change's viewers' answer to be
+                 kept by the worker that saved it (default 1; then it goes without it)
 """
 
 from __future__ import annotations
@@ -286,6 +288,8 @@ LIVE_LIFETIME = float(os.environ.get("LIVE_LIFETIME", "1800"))
 # SQLite's watcher reads the new changes this often (seconds): a change waits half of it on
 # average before its phones hear of it; one read costs some 0.1 ms of CPU.
 LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.025"))
+# How long a plain viewer's event waits for the change's viewers' answer to be kept (warm.py)
+LIVE_KEPT_WAIT = float(os.environ.get("LIVE_KEPT_WAIT", "1"))
 LIVE_CHECK = float(os.environ.get("LIVE_CHECK", "60"))  # every followed version read again
 # A reconnect waits this many milliseconds, drawn at random: a restart spreads its phones.
 LIVE_RETRY_MS = tuple(int(x) for x in os.environ.get("LIVE_RETRY_MS", "1000-10000").split("-", 1))

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from . import warm
 from .models import Actor, Circle, Game
 from .sheet import deal_prefetch, sheet_prefetch
 from .tokens import LINK
@@ -274,7 +275,10 @@ def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = Fals
             # lock and the link's lookup in one).
             with transaction.atomic():
                 access = resolve(request, token, full=full, lock=True)
-                return guarded(request, access, *args, **kwargs)
+                response = guarded(request, access, *args, **kwargs)
+            # Committed: the viewers' answer of the new version, kept before this one's.
+            warm.after_changes(committed=True)
+            return response
 
         def guarded(request: HttpRequest, access: Access, *args, **kwargs) -> HttpResponse:
             if editor and not access.can_edit:

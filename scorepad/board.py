@@ -273,9 +273,14 @@ def wait_for_answer(key: str) -> str | None:
 def keep_answer(key: str, html: str) -> None:
     try:
         with no_waiting():
-            cache.add(key, zlib.compress(html.encode(), 1), TIMEOUT)
+            add_answer(key, html)
     except DatabaseError:
         log.warning("the viewer's answer was not kept: the cache could not take it now")
+
+
+def add_answer(key: str, html: str) -> None:
+    """Keep a viewer's answer (compressed) unless one is kept under ``key`` already."""
+    cache.add(key, zlib.compress(html.encode(), 1), TIMEOUT)
 
 
 def still_at(game: Game, version: int) -> bool:

@@ -527,9 +527,8 @@ class Game(models.Model):
                 )
                 if rows is not None:  # this game's rows are now the new version's
                     reading.pin(self, version + 1)
-                # The viewers' answer of the new version, kept in this transaction: it
-                # commits with the version, before any phone can ask for it.
-                warm.changed(self.pk, self.viewer_token, version + 1)
+                # The viewers' answer of the new version is kept once this commits.
+                warm.changed(self.pk, self.viewer_token, version + 1, event.pk)
         except IntegrityError:
             # Two requests carrying the same one-time token raced past the check: the unique
             # column let one of them through.
@@ -1313,14 +1312,21 @@ class EveningEvent(models.Model):
         return f"{self.kind} of evening {self.evening_id}"
 
 
+# PostgreSQL's channel of the change feed: the trigger of migration 0009 sends each change on
+# it, ``warm.tell_kept`` each viewers' answer kept ("s"), ``continental/live.py`` listens.
+LIVE_CHANNEL = "scorepad_live"
+
+
 class LiveChange(models.Model):
     """One raised version of a game or an evening, or one of its links replaced: the change
     feed of the stream process on SQLite (``continental/live.py`` reads every row after the
     last it saw with one query). Written by a database trigger in the changing transaction
-    (migration 0009), never by Python; on PostgreSQL the trigger sends ``NOTIFY`` instead
-    and this table stays empty. The stream process deletes the old rows."""
+    (migration 0009), and by ``warm.tell_kept`` when a change's viewers' answer is kept; on
+    PostgreSQL both send ``NOTIFY`` instead and this table stays empty. The stream process
+    deletes the old rows."""
 
-    kind = models.CharField(max_length=1)  # "g" a game, "e" an evening
+    # "g" a game, "e" an evening (the trigger's); "s" a game's viewers' answer kept (warm.py)
+    kind = models.CharField(max_length=1)
     object_id = models.BigIntegerField()
     version = models.PositiveIntegerField()
     revoked = models.BooleanField(default=False)  # a link of it was replaced

@@ -1,23 +1,27 @@
-"""The viewers' answer of a new version, kept in the transaction that makes the version.
+"""The viewers' answer of a new version, kept right after the change's commit.
 
 With the live streams, every viewer's phone at a table hears of a change in the same moment
-and asks for the new sheet (``views/sheet.game_version``). Here the worker that saves the
-change asks that question itself, inside the change's transaction, right after the version
-bump (``Game._change`` calls ``changed``): the same request a plain viewer's phone sends
-(the viewer link in the editor's language, no cookie), through the whole middleware chain,
-so what is kept is exactly what a viewer would have rendered. The answer is written to the
-database cache in that transaction, so it commits with the version: the stream process
-learns of the version at the commit (the trigger's row or ``NOTIFY``), and every plain
-viewer in that language finds it kept (two queries each): none renders and none waits.
+and wants the new sheet: a plain viewer's stream brings it in its event, read from the cache
+(``continental/live.py``). Here the worker that saved the change renders it, right after the
+commit and before its own answer to the saving phone (``after_changes``): the same request a
+plain viewer's phone sends (the viewer link in the editor's language, no cookie), through
+the whole middleware chain, so what is kept is exactly what a viewer would have rendered.
 
-It costs one rendering per change, which a table with viewers pays anyway, and holds the
-change's transaction that much longer (on SQLite, the database's one writer: a deal's POST
-holds it about 20 ms with this rendering and 8.5 ms without, in process;
-``bench/results/writer-turns-tried.txt``). A table without viewers pays it for nothing, which at a deal every
-few minutes is little. Only with the live streams on (``settings.LIVE_STREAMS``); the pages
-that poll ask spread over seconds. The request runs in a savepoint of its own: a failure
-here is logged, rolled back alone and changes nothing else; the change is saved as it would
-be without it.
+It used to be rendered inside the change's transaction, so that it committed with the
+version. On SQLite that transaction holds the database's one write lock: a deal's POST held
+it about 20 ms with this rendering and 8.5 ms without (in process,
+``bench/results/writer-turns-tried.txt``), and at 1,500 tables the saves queued for it
+(``bench/results/push-kept-after-commit-sqlite.txt``). Now the change commits first; the
+answer is rendered outside any transaction from the rows the change pinned (exactly that
+version's, ``scorepad/reading.py``), then kept in a transaction of its own that also tells the
+stream processes it is there (``tell_kept``: a ``LiveChange`` row of kind "s" on SQLite, a
+``NOTIFY`` on PostgreSQL). A stream process that hears of the version before the answer is
+kept holds the plain viewers' events of that version until it hears "kept" (at most
+``LIVE_KEPT_WAIT`` seconds), so their phones still ask for nothing.
+
+It costs one rendering per change, which a table with viewers pays anyway. Only with the live
+streams on (``settings.LIVE_STREAMS``). A failure here is logged and changes nothing: the
+change is saved, the phones ask for the sheet as they would without it.
 """
 
 from __future__ import annotations
@@ -29,12 +33,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
 
 from . import reading
+
+# board and the models are imported where used: the models import this module.
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +56,11 @@ _local = threading.local()
 _handler: WSGIHandler | None = None
 
 
-def changed(pk: int, viewer_token: str, version: int) -> None:
-    """A game changed to ``version`` in this request's open transaction
-    (``Game._change``): its viewers' answer is rendered and kept in that transaction.
-    Outside a request (a command, an import), or without the live streams, nothing."""
+def changed(pk: int, viewer_token: str, version: int, event_pk: int) -> None:
+    """A game changed to ``version`` in this request's open transaction (``Game._change``,
+    whose history entry is ``event_pk``): its viewers' answer is rendered and kept once the
+    change is committed (``after_changes``). Outside a request (a command, an import), or
+    without the live streams, nothing."""
     request = getattr(_local, "request", None)
     if request is None or not settings.LIVE_STREAMS:
         return
@@ -63,14 +70,40 @@ def changed(pk: int, viewer_token: str, version: int) -> None:
     )
     meta["wsgi.url_scheme"] = request.scheme
     language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
-    try:
-        with transaction.atomic():
-            status = warm(meta, language, viewer_token, version)
-            if status != 200:  # anything but the sheet: its savepoint goes, the change stays
-                transaction.set_rollback(True)
+    _local.pending = [
+        *getattr(_local, "pending", []),
+        (meta, language, pk, viewer_token, version, event_pk),
+    ]
+
+
+def after_changes(*, committed: bool = False) -> None:
+    """Render and keep the viewers' answers of the changes this request made once they are
+    committed: ``committed`` when the caller's transaction that made them has just ended
+    well (``access.game_view``); else (the middleware, after any other write) those whose
+    history entries are there (one query)."""
+    pending = getattr(_local, "pending", [])
+    _local.pending = []
+    if not pending:
+        return
+    if committed:
+        saved = {p[5] for p in pending}
+    else:
+        from .models import GameEvent
+
+        saved = set(
+            GameEvent.objects.filter(pk__in=[p[5] for p in pending]).values_list("pk", flat=True)
+        )
+    for meta, language, pk, viewer_token, version, event_pk in pending:
+        if event_pk not in saved:
+            continue  # rolled back: nothing of it to keep
+        try:
+            status, html, key = warm(meta, language, viewer_token, version)
+            if status != 200 or key is None:
                 log.warning("the viewers' answer of a change was not kept ahead: %s", status)
-    except Exception:
-        log.exception("the viewers' answer of a change could not be kept ahead")
+                continue
+            keep_and_tell(key, html, pk, version)
+        except Exception:
+            log.exception("the viewers' answer of a change could not be kept ahead")
 
 
 def warming(request: HttpRequest) -> bool:
@@ -90,13 +123,19 @@ class WarmViewersMiddleware:
         _local.request = request
         try:
             with reading.scope():
-                return self.get_response(request)
+                response = self.get_response(request)
+                after_changes()  # a write of another view than access.game_view's
+                return response
         finally:
             _local.request = None
+            _local.pending = []
 
 
-def warm(meta: dict[str, Any], language: str, viewer_token: str, version: int) -> int:
-    """Ask for ``version``'s sheet as a plain viewer's phone does; the status answered."""
+def warm(
+    meta: dict[str, Any], language: str, viewer_token: str, version: int
+) -> tuple[int, str, str | None]:
+    """Ask for ``version``'s sheet as a plain viewer's phone does: the status answered, the
+    answer, and the key it is kept under when it may be kept (``views.sheet``)."""
     global _handler
     if _handler is None:
         _handler = WSGIHandler()  # this process's middleware chain, loaded once
@@ -116,4 +155,36 @@ def warm(meta: dict[str, Any], language: str, viewer_token: str, version: int) -
             FLAG: True,
         }
         response = _handler.get_response(WSGIRequest(environ))
-    return response.status_code
+    key = getattr(response, KEEP_AS, None)
+    body = response.content if isinstance(response, HttpResponse) else b""
+    return response.status_code, body.decode(), key
+
+
+# What the viewer's view sets on its answer when it may be kept (a plain viewer's sheet of a
+# version whose rows are certain): the key to keep it under.
+KEEP_AS = "scorepad_keep_as"
+KEEP_WAIT_MS = 200  # how long the keeping waits its turn for SQLite's writer
+
+
+def keep_and_tell(key: str, html: str, pk: int, version: int) -> None:
+    """Keep the answer and tell the stream processes it is kept, in one short transaction."""
+    from . import board
+
+    try:
+        with board.no_waiting(KEEP_WAIT_MS), transaction.atomic():
+            board.add_answer(key, html)
+            tell_kept(pk, version)
+    except DatabaseError:
+        log.warning("the viewers' answer of a change was not kept: the database was busy")
+
+
+def tell_kept(pk: int, version: int) -> None:
+    """The stream processes learn that ``version``'s viewers' answer of game ``pk`` is kept
+    (``continental/live.py``), at this transaction's commit."""
+    from .models import LIVE_CHANNEL, LiveChange
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [LIVE_CHANNEL, f"s:{pk}:{version}:0"])
+    else:
+        LiveChange.objects.create(kind="s", object_id=pk, version=version)

@@ -96,14 +96,19 @@ def _fresh_sheet(request: HttpRequest, token: str, kept_for_viewers: bool) -> Ht
     sheet = render_to_string("scorepad/game.html#sheet", context, request)
     gone = render_to_string("scorepad/game.html#messages", {**context, "oob": True}, request)
     version = access.game.version
+    response = HttpResponse(sheet + gone)
     if (
         kept_for_viewers
         and not access.can_edit
         and not context["replaced"]
         and (board.exact(access.game) or board.still_at(access.game, version))
     ):
-        board.keep_answer(board.viewer_key(access.game.pk, version), sheet + gone)
-    return HttpResponse(sheet + gone)
+        key = board.viewer_key(access.game.pk, version)
+        if warm.warming(request):  # kept by the saving worker with word to the streams
+            setattr(response, warm.KEEP_AS, key)
+        else:
+            board.keep_answer(key, sheet + gone)
+    return response
 
 
 @require_GET

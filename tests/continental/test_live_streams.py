@@ -116,6 +116,37 @@ def test_an_unknown_language_gets_the_version_alone(stream_process, settings):
     assert events.next() == ("version", "2", "2")
 
 
+def test_a_plain_viewers_event_waits_for_the_answer_kept_after_the_commit():
+    """The saving worker keeps the viewers' answer just after the change's commit and then
+    says so ("s"): the plain viewer's event of that version waits for the word and carries
+    the sheet; the editor's stream is told at once. A change no worker keeps an answer of
+    (a command here) goes to the plain viewer with the version alone after LIVE_KEPT_WAIT."""
+    from scorepad import warm
+
+    game = GameFactory()
+    with StreamProcess(LIVE_KEPT_WAIT="1.5") as process:
+        viewer = Events(process.url, game_path(game) + "?v=1&l=de")
+        editor = Events(process.url, game_path(game, game.editor_token) + "?v=1")
+        assert viewer.next() == ("version", "1", "1")
+        assert editor.next() == ("version", "1", "1")
+        record_classic(game, 0)  # version 2, committed: nothing kept yet
+        began = time.monotonic()
+        assert editor.next(timeout=5) == ("version", "2", "2")
+        time.sleep(0.3)
+        assert viewer.items.empty()  # held: the answer may still be on its way
+        with translation.override("de"):
+            key = board.viewer_key(game.pk, 2)
+            warm.keep_and_tell(key, "<section id=sheet>kept late</section>", game.pk, 2)
+        kind, ident, data = viewer.next(timeout=5)
+        assert (kind, ident, data) == ("version", "2", "2\n<section id=sheet>kept late</section>")
+        assert time.monotonic() - began < 1.5
+        # No word of a kept answer: the version alone once the wait is over.
+        record_classic(game, 1)
+        began = time.monotonic()
+        assert viewer.next(timeout=5) == ("version", "3", "3")
+        assert time.monotonic() - began >= 1.2
+
+
 def test_the_editor_link_follows_the_same_game(stream_process):
     game = GameFactory()
     events = Events(stream_process.url, game_path(game, game.editor_token))

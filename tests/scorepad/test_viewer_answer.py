@@ -303,25 +303,57 @@ def test_keeping_ahead_never_claims_nor_waits_for_another_phones_rendering(
     assert _kept(game, 2, "de") is not None
 
 
-def test_the_viewers_answer_is_kept_before_the_editors_answer_is_rendered(
+def test_the_viewers_answer_is_kept_after_the_commit_before_the_editors_answer(
     game, settings, monkeypatch, django_assert_num_queries
 ):
-    """Kept in the change's transaction: a viewer whose stream told it of the version while
-    the saving worker still writes the editor's answer finds the answer kept."""
+    """Kept once the change committed, before the editor's answer is rendered: a viewer whose
+    stream told it of the version while the saving worker still renders the editor's answer
+    finds it kept; while the change's transaction is open nothing is kept yet, so SQLite's
+    one write lock is not held while the viewers' sheet renders."""
     settings.LIVE_STREAMS = True
-    seen = []
+    in_the_change, as_the_editors_renders = [], []
     done = deal_views._done
 
-    def viewer_asks_first(request, access, *args, **kwargs):
-        with django_assert_num_queries(2):  # the game's version, and the answer kept
-            seen.append(live(Client(), game.viewer_token, 1, "de").content.decode())
-        return done(request, access, *args, **kwargs)
+    def watched(request, access, *args, **kwargs):
+        in_the_change.append(_kept(game, 2, "de"))
+        response = done(request, access, *args, **kwargs)
+        render = response._later
 
-    monkeypatch.setattr(deal_views, "_done", viewer_asks_first)
+        def viewer_asks_first():
+            with django_assert_num_queries(2):  # the game's version, and the answer kept
+                as_the_editors_renders.append(live(Client(), game.viewer_token, 1, "de"))
+            return render()
+
+        response._later = viewer_asks_first
+        return response
+
+    monkeypatch.setattr(deal_views, "_done", watched)
+    editor = own(Client(), game)
+    with translation.override("de"):
+        url = reverse("deal-new", kwargs={"token": game.editor_token})
+    saved = editor.post(
+        url, classic_form_data(game, 2, jokers=1), HTTP_HX_REQUEST="true", HTTP_HX_TARGET="game"
+    )
+    assert saved.status_code == 200
+    assert in_the_change == [None]
+    assert len(as_the_editors_renders) == 1
+    assert as_the_editors_renders[0].content.decode() == _kept(game, 2, "de")
+    assert "?v=2" in as_the_editors_renders[0].content.decode()
+
+
+def test_the_streams_are_told_when_the_answer_is_kept(game, settings):
+    """On SQLite the change's own row (the trigger's) comes first, then "s", committed with
+    the answer kept (on PostgreSQL a NOTIFY: tests/continental/test_live_streams.py)."""
+    from django.db import connection
+
+    from scorepad.models import LiveChange
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the SQLite watcher's table")
+    settings.LIVE_STREAMS = True
     _save_a_deal(game, "de")
-    assert len(seen) == 1
-    assert seen[0] == _kept(game, 2, "de")
-    assert "?v=2" in seen[0]
+    rows = list(LiveChange.objects.filter(object_id=game.pk).values_list("kind", "version"))
+    assert rows[-2:] == [("g", 2), ("s", 2)]
 
 
 def test_a_change_rolled_back_takes_its_kept_answer_with_it(game, settings):
@@ -363,23 +395,18 @@ def test_a_failure_while_keeping_ahead_leaves_the_change_saved(game, settings, m
         assert cache.get(f"{viewer_key(game.pk, 2)}:rendering") is None
 
 
-def test_an_answer_other_than_the_sheet_is_rolled_back_alone(game, settings, monkeypatch, caplog):
-    """The viewer's request answered something else (here a 503 after writing to the cache):
-    what it wrote goes with its savepoint, the change stays, and the log says so."""
+def test_an_answer_other_than_the_sheet_keeps_nothing(game, settings, monkeypatch, caplog):
+    """The viewer's request answered something else (here a 503): nothing is kept, the
+    streams are not told, the change stays, and the log says so."""
+    from scorepad.models import LiveChange
+
     settings.LIVE_STREAMS = True
-    handle = warm.warm
-
-    def written_then_refused(meta, language, viewer_token, version):
-        assert handle(meta, language, viewer_token, version) == 200
-        cache.set("written-by-the-refused-answer", "x")
-        return 503
-
-    monkeypatch.setattr(warm, "warm", written_then_refused)
+    monkeypatch.setattr(warm, "warm", lambda *args: (503, "busy", None))
     _save_a_deal(game, "de")
     game.refresh_from_db()
     assert (game.version, game.deals.count()) == (2, 1)
     assert _kept(game, 2, "de") is None
-    assert cache.get("written-by-the-refused-answer") is None
+    assert not LiveChange.objects.filter(kind="s").exists()
     assert "not kept ahead: 503" in caplog.text
 
 
@@ -410,14 +437,17 @@ def test_only_a_games_change_keeps_a_viewers_answer(game, settings, monkeypatch)
     """An evening's or a circle's change has no game sheet to keep: no viewer's request."""
     settings.LIVE_STREAMS = True
     asked = []
-    monkeypatch.setattr(warm, "warm", lambda *args: asked.append(args) or 200)
+    monkeypatch.setattr(warm, "warm", lambda *args: asked.append(args) or (200, "", None))
     monkeypatch.setattr(warm._local, "request", RequestFactory().post("/"), raising=False)
     evening = Evening.objects.create(stake="0.10")
     evening.replace_link("viewer", version=evening.version, once=None, actor=ACTOR)
     circle = Circle.objects.create()
     circle.replace_link("viewer", version=circle.version, once=None, actor=ACTOR)
     assert asked == []
+    warm.after_changes()
+    assert asked == []
     game.replace_link("viewer", version=game.version, once=None, actor=ACTOR)
+    warm.after_changes()
     game.refresh_from_db()
     assert [(token, version) for _, _, token, version in asked] == [
         (game.viewer_token, game.version)
