@@ -61,7 +61,6 @@ log = logging.getLogger("continental.live")
 
 TOKEN = re.compile(r"^/live/(games|evenings)/([A-Za-z0-9_-]{20,64})/?$")
 KINDS = {"games": "g", "evenings": "e"}
-CHANNEL = LIVE_CHANNEL
 FD_MARGIN = 64  # files kept free for the database, the listening socket, logs
 
 
@@ -408,7 +407,7 @@ class Feed:
             try:
                 conn = await psycopg.AsyncConnection.connect(**_conninfo(), autocommit=True)
                 async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {LIVE_CHANNEL}")
                     if not first:
                         self.reconnects += 1
                         await hub.catch_up()
