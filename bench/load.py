@@ -692,8 +692,11 @@ class Evening:
         self.end = start + seconds
         self.samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
         # Each counted answer's Server-Timing (continental/timing.py): the worker's CPU, its
-        # garbage collector's share and its whole time for it, in seconds.
-        self.timing: dict[str, list[tuple[float, float, float]]] = {kind: [] for kind in KINDS}
+        # garbage collector's share, its whole time for it, and on SQLite its waits for the writer
+        # lock and its commits, in seconds.
+        self.timing: dict[str, list[tuple[float, float, float, float, float]]] = {
+            kind: [] for kind in KINDS
+        }
         self.errors: dict[str, int] = dict.fromkeys(KINDS, 0)
         self.first_error: dict[str, str] = {}
         self.outside = 0  # requests made before the window (joining) or after it
@@ -1482,19 +1485,28 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
 SERVER_TIMING = re.compile(r"(\w+);dur=([\d.]+)")
 
 
-def server_timing(header: str) -> tuple[float, float, float] | None:
-    """(cpu, gc, app) in seconds from an answer's Server-Timing header."""
+def server_timing(header: str) -> tuple[float, float, float, float, float] | None:
+    """(cpu, gc, app, writer, commit) in seconds from an answer's Server-Timing header (the
+    last two on SQLite: waiting for the writer lock, committing; 0 where not said)."""
     found = {name: float(value) / 1000 for name, value in SERVER_TIMING.findall(header)}
     if "cpu" not in found or "app" not in found:
         return None
-    return found["cpu"], found.get("gc", 0.0), found["app"]
+    return (
+        found["cpu"],
+        found.get("gc", 0.0),
+        found["app"],
+        found.get("writer", 0.0),
+        found.get("commit", 0.0),
+    )
 
 
 def print_where_time_went(evening: Evening) -> None:
     """Per kind, from the answers' Server-Timing: the worker's whole time for the request,
-    its CPU, and the rest (waiting for a core or for SQLite's writer), p50 and p95; and
-    the garbage collector's time in all. A phone's p95 far above the worker's whole time
-    was spent before a worker took the request (or in the clients)."""
+    its CPU, and the rest (waiting for a core or for SQLite's writer), p50 and p95; of that
+    rest, on SQLite, the wait for the writer lock and the commits (where any request of the
+    kind waited or committed); and the garbage collector's time in all. A phone's p95 far
+    above the worker's whole time was spent before a worker took the request (or in the
+    clients)."""
     lines = []
     for kind, values in evening.timing.items():
         if not values:
@@ -1503,12 +1515,21 @@ def print_where_time_went(evening: Evening) -> None:
         app = [v[2] for v in values]
         wait = [v[2] - v[0] for v in values]
         collected = sum(v[1] for v in values)
-        lines.append(
+        line = (
             f"      {kind:26} in the worker p50 {percentile(app, 50):6.1f} p95 {percentile(app, 95):6.1f};"
             f" CPU p50 {percentile(cpu, 50):5.1f} p95 {percentile(cpu, 95):5.1f};"
             f" waiting p50 {percentile(wait, 50):5.1f} p95 {percentile(wait, 95):6.1f};"
             f" garbage collector {collected * 1000:.0f} ms in all"
         )
+        writer = [v[3] for v in values]
+        commit = [v[4] for v in values]
+        if any(writer) or any(commit):
+            line += (
+                f"\n      {'':26}   of the waiting: for the writer lock p50"
+                f" {percentile(writer, 50):5.1f} p95 {percentile(writer, 95):6.1f};"
+                f" committing p50 {percentile(commit, 50):5.1f} p95 {percentile(commit, 95):6.1f}"
+            )
+        lines.append(line)
     if lines:
         print("    where the answers' time went in the workers (Server-Timing, ms):")
         print("\n".join(lines))

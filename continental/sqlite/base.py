@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,21 @@ from django.db.backends.sqlite3 import base
 SUFFIX = "-writer"
 FIRST_PAUSE = 0.0002  # seconds; doubled after each try up to LONGEST_PAUSE
 LONGEST_PAUSE = 0.001
+
+# Seconds this thread's transactions waited for the other writers and spent committing, summed
+# until read (continental/timing.py's Server-Timing, with BENCH_VIEWS).
+spent = threading.local()
+
+
+def _add(name: str, seconds: float) -> None:
+    setattr(spent, name, getattr(spent, name, 0.0) + seconds)
+
+
+def take_spent() -> tuple[float, float]:
+    """(waiting for the writer lock, committing) in seconds since the last call, this thread."""
+    found = getattr(spent, "writer", 0.0), getattr(spent, "commit", 0.0)
+    spent.writer = spent.commit = 0.0
+    return found
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -60,18 +76,21 @@ class DatabaseWrapper(base.DatabaseWrapper):
         wait = self._writer_wait
         if wait is None:
             wait = float(self.settings_dict["OPTIONS"].get("timeout", 5))
-        deadline = time.monotonic() + wait
+        began = time.monotonic()
+        deadline = began + wait
         pause = FIRST_PAUSE
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if time.monotonic() >= deadline:
+                    _add("writer", time.monotonic() - began)
                     with self.wrap_database_errors:
                         raise self.Database.OperationalError("database is locked") from None  # type: ignore[attr-defined]
                 time.sleep(pause)
                 pause = min(pause * 2, LONGEST_PAUSE)
             else:
+                _add("writer", time.monotonic() - began)
                 self._writer_held = True
                 return
 
@@ -99,9 +118,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise
 
     def _commit(self):
+        began = time.monotonic()
         try:
             return super()._commit()  # type: ignore[misc]
         finally:
+            _add("commit", time.monotonic() - began)
             if not (self.connection is not None and self.connection.in_transaction):
                 self._release_writer_lock()
 

@@ -226,3 +226,24 @@ def test_a_killed_process_does_not_keep_the_turn(database):
         holder.stdout.close()
     _check_another_writer_gets_in(handler, "after the kill")
     assert rows(handler["default"]) == ["after the kill"]
+
+
+def test_a_thread_learns_how_long_it_waited_for_the_writer_and_committed(database):
+    """What Server-Timing says of a request on SQLite (continental/timing.py)."""
+    handler, _ = database
+    holder = handler["default"]
+
+    def waited(connection):
+        base.take_spent()
+        _write_in_transaction(connection, "second")
+        return base.take_spent(), base.take_spent()
+
+    with transaction(holder):
+        write(holder, "first")
+        thread, outcome = in_thread(handler, waited)
+        time.sleep(0.1)  # the second writer waits this long for the first
+    thread.join(5)
+    (writer, commit), again = outcome["value"]
+    assert 0.08 <= writer < 2
+    assert 0 < commit < writer
+    assert again == (0.0, 0.0)  # read once: nothing waited since

@@ -7,7 +7,10 @@ import re
 import pytest
 from django.conf import settings as django_settings
 
-TIMING = re.compile(r"cpu;dur=([\d.]+), gc;dur=([\d.]+), app;dur=([\d.]+)")
+TIMING = re.compile(
+    r"cpu;dur=([\d.]+), gc;dur=([\d.]+), app;dur=([\d.]+),"
+    r" writer;dur=([\d.]+), commit;dur=([\d.]+)"
+)
 
 
 @pytest.fixture
@@ -22,9 +25,12 @@ def timed(settings):
 
 def test_each_answer_says_where_its_time_went(client, db, timed):
     answer = client.get("/en/")
-    cpu, collected, whole = map(float, TIMING.fullmatch(answer["Server-Timing"]).groups())
+    cpu, collected, whole, writer, commit = map(
+        float, TIMING.fullmatch(answer["Server-Timing"]).groups()
+    )
     assert cpu > 0
     assert collected <= whole
+    assert writer + commit <= whole
     assert cpu <= whole * 1.5 + 1  # a thread's CPU clock ticks coarser than the wall clock
 
 
