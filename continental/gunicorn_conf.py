@@ -36,6 +36,16 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 preload_app = True
 
 
+def post_fork(server, worker):
+    """In each worker: it hands the end of each answered connection (waiting for the phone to
+    close its side) to a thread of its own instead of waiting itself (continental/closer.py).
+    GUNICORN_CLOSE_IN_WORKER=true keeps gunicorn's own way, for bench/linger.py."""
+    if os.environ.get("GUNICORN_CLOSE_IN_WORKER", "").lower() not in ("1", "true", "yes"):
+        from continental.closer import install
+
+        install()
+
+
 def when_ready(server):
     """In the master, before the first worker is forked: load what every worker shares."""
     if not server.cfg.preload_app:
