@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import secrets
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, cast
@@ -14,6 +16,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.template.response import SimpleTemplateResponse
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
@@ -26,6 +29,7 @@ from ..board import board, plain_viewer
 from ..forms.change import once_token
 from ..forms.deals import deal_form_class
 from ..forms.games import SettleForm
+from ..kepthtml import KeptHTML
 from ..models import Game
 from ..results import bgstats_link, game_result, offered
 from ..sheet import Sheet
@@ -95,7 +99,7 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
         **extra,
     }
     if access.can_edit:
-        context["offline_deal"] = lambda: offline_deal(access)
+        context["held_form"] = lambda: held_form(request, access)
     context["board"] = board(
         request,
         access,
@@ -156,6 +160,47 @@ def offline_deal(access: Access) -> dict[str, Any]:
     from .deals import new_deal_panel
 
     return new_deal_panel(access, once="")
+
+
+# The held form is the same from one deal to the next but for the deal's number and the
+# game's version (its title and two hidden fields): it is rendered once per process for what
+# it shows (the link, the variant and its options, the schedule, the players at the table
+# and the next deal's contract, in this language: scorepad/kepthtml.py) with these two marks
+# in their places, which each sheet then writes its own number and version over. The marks
+# are this process's secret: no player's name can hold one.
+HELD = KeptHTML(8_000_000)
+_MARK = secrets.token_hex(8)
+NUMBER_MARK, VERSION_MARK = f"n{_MARK}", f"v{_MARK}"
+
+
+def held_form(request: HttpRequest, access: Access) -> SafeString:
+    """The HTML of ``offline_deal``'s form (``game.html#held-form``) for this version."""
+    game = access.game
+    number = len(game.deals.all()) + 1
+    spec = game.deal_spec(number)
+    shows = {
+        "game": game.pk,
+        "token": access.token,
+        "variant": game.variant_id,
+        "options": json.dumps(game.options, sort_keys=True),
+        "schedule": json.dumps(game.schedule, sort_keys=True),
+        "seats": [[s.position, s.name, s.active] for s in game.seats.all()],
+        "spec": repr(spec),
+    }
+
+    def render(number: int | str, version: int | str) -> str:
+        panel = offline_deal(access)
+        panel["form"].initial.update(number=number, version=version)
+        panel["next_number"] = number
+        context = {"panel": panel, "token": access.token, "csrf_token": ""}
+        return render_to_string(f"{GAME_TEMPLATE}#held-form", context, request)
+
+    marked = HELD.render("held-form", shows, lambda: render(NUMBER_MARK, VERSION_MARK))
+    if marked.count(VERSION_MARK) != 1 or NUMBER_MARK not in marked:
+        return mark_safe(render(number, game.version))  # the marks did not land as expected
+    # Safe: the marked HTML was escaped as it was rendered; two numbers replace two marks.
+    filled = marked.replace(NUMBER_MARK, str(number)).replace(VERSION_MARK, str(game.version))
+    return mark_safe(filled)
 
 
 def settle_context(request: HttpRequest, game: Game, sheet: Sheet) -> dict[str, Any]:

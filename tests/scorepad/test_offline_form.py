@@ -122,3 +122,66 @@ def test_the_held_form_is_the_servers_form_but_for_the_tokens(client, variant, l
 
     assert 'name="number" value="2"' in held.group(1)
     assert bare(held.group(1)) == bare(panel.group(1))
+
+
+@pytest.mark.parametrize(("variant", "lang"), [("classic", "fi"), ("contract-spanish", "en")])
+def test_the_held_form_kept_from_deal_to_deal_is_the_servers_form_after_each_change(
+    client, variant, lang
+):
+    """The held form is rendered once for what it shows and given each version's number and
+    version (scorepad/views/common.py, ``held_form``): after deals, a rename and a player
+    joining it is still what the server answers, with this version in it."""
+    from scorepad.views import common
+    from tests.factories import ACTOR, GameFactory, record_penalty
+    from tests.scorepad.conftest import own
+
+    game = GameFactory(variant_id=variant, players=["Anna", "Ben", "Cleo"])
+    own(client, game)
+    common.HELD.__init__(common.HELD.size)  # empty: what this test renders is counted
+
+    def record():
+        if variant == "classic":
+            record_classic(game, 0)
+        else:
+            others = [s.position for s in game.playing_seats() if s.position]
+            record_penalty(game, 0, {p: 5 * p for p in others})
+
+    def rename():
+        game.rename(1, "Bea", version=game.version, once=phone_token(), actor=ACTOR)
+
+    def join():
+        game.join("Dana", 0, version=game.version, once=phone_token(), actor=ACTOR)
+
+    for change in (record, record, record, rename, record, join, record):
+        change()
+        game.refresh_from_db()
+        sheet = client.get(f"/{lang}/games/{game.editor_token}/").content.decode()
+        held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', sheet, re.S)
+        assert held, "the sheet holds no form"
+        served = client.get(
+            f"/{lang}/games/{game.editor_token}/deals/new/",
+            headers={"HX-Request": "true", "HX-Target": "game"},
+        ).content.decode()
+        panel = re.search(r'(<section id="panel".*?</section>)', served, re.S)
+        assert bare_form(held.group(1)) == bare_form(panel.group(1)), change.__name__
+        assert f'name="version" value="{game.version}"' in held.group(1)
+        number = game.deals.count() + 1
+        assert f'name="number" value="{number}"' in held.group(1)
+        assert common.NUMBER_MARK not in sheet
+        assert common.VERSION_MARK not in sheet
+        names = [s.name for s in game.playing_seats()]
+        assert all(f">{name}<" in held.group(1) for name in names), names
+    if variant == "classic":
+        # One rendering for each set of players (three), not one a deal (seven changes).
+        assert len(common.HELD) == 3
+
+
+def bare_form(html: str) -> str:
+    """A deal form without what differs from one answer to the next (its tokens, the card
+    grid's script) and without the mark of a held form."""
+    html = re.sub(r'<input type="hidden" name="csrfmiddlewaretoken"[^>]*>', "", html)
+    html = re.sub(r'(name="once") value="[^"]*"', r"\1", html)
+    html = re.sub(r' data-script="[^"]*"', "", html)
+    html = re.sub(r"<script[^>]*></script>", "", html)
+    html = html.replace(" data-held", "")
+    return re.sub(r"\s+", " ", html).strip()
