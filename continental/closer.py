@@ -87,10 +87,12 @@ class Closer:
             handed, self._handed = self._handed, []
         now = time.monotonic()
         for sock in handed:
+            if sock in self._lingering:
+                continue  # handed twice (gunicorn's error path ends a connection twice)
             try:
                 sock.setblocking(False)
                 self._selector.register(sock, selectors.EVENT_READ, True)
-            except (OSError, ValueError):
+            except (OSError, ValueError, KeyError):
                 _close(sock)
                 continue
             self._lingering[sock] = [now + LINGER, 0]

@@ -168,3 +168,16 @@ def test_one_sync_worker_answers_the_next_phone_while_the_first_holds_its_side(
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_connection_ended_twice_is_closed_once_and_the_thread_goes_on(pair):
+    """gunicorn's sync worker ends a connection twice when the app fails mid-answer."""
+    server, phone = pair
+    closer.close_later(server)
+    closer.close_later(server)
+    phone.close()
+    assert wait_closed(server)
+    other_server, other_phone = socket.socketpair()
+    closer.close_later(other_server)
+    other_phone.close()
+    assert wait_closed(other_server), "the closer thread stopped"
