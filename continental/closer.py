@@ -148,7 +148,8 @@ def close_later(sock: socket.socket) -> None:
     except OSError:
         return _close(sock)  # the phone is gone already
     try:
-        if sock.recv(4096, socket.MSG_DONTWAIT) == b"":
+        sock.setblocking(False)
+        if sock.recv(4096) == b"":
             return _close(sock)  # the phone had closed its side: nothing to wait for
     except BlockingIOError:
         pass  # nothing to read yet: the phone's FIN is on its way

@@ -44,8 +44,10 @@ def read_all(sock: socket.socket) -> bytes:
     return data
 
 
-def test_the_worker_goes_on_while_the_phone_still_holds_its_side(pair):
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_the_worker_goes_on_while_the_phone_still_holds_its_side(pair, timeout):
     server, phone = pair
+    server.settimeout(timeout)  # a socket with a timeout must not wait for it either
     server.sendall(b"the answer")
     begun = time.monotonic()
     closer.close_later(server)
