@@ -52,7 +52,8 @@ sent). The push
 target is the issue's: no error, the update latency's p95 within 300 ms, and every kind's
 p95 within 3 x its own p95 at the first step (make it small but not tiny, e.g. ``--tables
 10,500,1500``: the idle server, measured for ``--idle-seconds``, 120, so that it holds
-enough deals for a p95 of each kind); the stream process's CPU, memory and the streams it held are printed.
+enough deals for a p95 of each kind; its reloads and hand checks come ``IDLE_MORE`` times as
+often, for the same reason); the stream process's CPU, memory and the streams it held are printed.
 
 **One game** (``--scenario one-game``, what the cache was first measured on): one classic
 game of 6 players and 20 deals, driven by concurrent clients (threads, one http.client
@@ -532,6 +533,10 @@ LANGS = ("en", "de", "nb", "pl", "fi", "es")
 POLL_SECONDS = 2.0  # htmx's poll of the live update while the screen is on
 FORM_PREFETCH_DELAY = 1.5  # table.js fetches the forms this long after a sheet settled
 RELOAD_MEAN = 600.0  # a phone reloads the page (back from another app) every ~10 min
+# In the push scenario's idle step (the reference of every kind), reloads and hand checks come
+# this many times as often: at the evening's pace 10 tables gave 4-8 of each in 120 s, whose
+# "p95" was their slowest; still idle (about 1 request a second more).
+IDLE_MORE = 10
 REQUEST_TIMEOUT = 30.0
 CHECK_HANDS = (
     "3H 4H 5H 6S 7S 8S 9C 10C JC QD KD AD 4C 5C 2D 9H",
@@ -682,6 +687,7 @@ class Evening:
         self.port = port
         self.live_port = live_port  # the stream process: phones hold streams, not 2 s polls
         self.server_form = False  # the editor fetches the deal form instead of opening the held one
+        self.reload_mean = RELOAD_MEAN  # seconds between a phone's reloads, on average
         self.saved: dict[tuple[str, int], float] = {}  # (table, version) -> save answered
         self.sent: dict[tuple[str, int], float] = {}  # (table, version) -> save sent
         self.streams = 0  # streams open now
@@ -906,14 +912,14 @@ class Phone:
             self.tasks.append(asyncio.ensure_future(self.follow()))
         every = 1e9 if ev.live_port else POLL_SECONDS  # no poll while a stream is held
         next_poll = time.monotonic() + self.rng.uniform(0, every)
-        next_reload = time.monotonic() + self.rng.expovariate(1 / RELOAD_MEAN)
+        next_reload = time.monotonic() + self.rng.expovariate(1 / ev.reload_mean)
         for _ in range(1_000_000):  # bounded; the evening's end stops it first
             if not await ev.sleep_until(min(next_poll, next_reload)):
                 break
             now = time.monotonic()
             if now >= next_reload:
                 await self.open_page("game page (reload)")
-                next_reload = now + self.rng.expovariate(1 / RELOAD_MEAN)
+                next_reload = now + self.rng.expovariate(1 / ev.reload_mean)
                 continue
             if self.screen_on(now):
                 await self.poll()
@@ -1154,6 +1160,7 @@ async def run_evening(
     t0 = time.monotonic()
     evening = Evening(port, t0 + join + args.settle, args.seconds, live_port)
     evening.server_form = args.server_form
+    evening.reload_mean = RELOAD_MEAN / getattr(args, "more_often", 1)
     phones, coros = [], []
     for table in tables:
         links = [table["editor"]] + [table["viewer"]] * (table["phones"] - 1)
@@ -1427,7 +1434,14 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
             # The idle step is the reference of every kind: long enough for a p95 of each.
             step_args = args
             if push and idle is None:
-                step_args = argparse.Namespace(**{**vars(args), "seconds": args.idle_seconds})
+                step_args = argparse.Namespace(
+                    **{
+                        **vars(args),
+                        "seconds": args.idle_seconds,
+                        "checker_every": args.checker_every / IDLE_MORE,
+                        "more_often": IDLE_MORE,
+                    }
+                )
             # The clients' own garbage collector is off while they drive the evening: at 1,500
             # tables (7,500 phones in one loop) it paused the loop up to 360 ms at a time,
             # which every kind measured then counted as the server's (loop_probe).
