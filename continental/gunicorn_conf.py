@@ -37,10 +37,16 @@ preload_app = True
 
 
 def post_fork(server, worker):
-    """In each worker: it hands the end of each answered connection (waiting for the phone to
-    close its side) to a thread of its own instead of waiting itself (continental/closer.py).
-    GUNICORN_CLOSE_IN_WORKER=true keeps gunicorn's own way, for bench/linger.py."""
-    if os.environ.get("GUNICORN_CLOSE_IN_WORKER", "").lower() not in ("1", "true", "yes"):
+    """In each sync worker: it hands the end of each answered connection (waiting for the
+    phone to close its side) to a thread of its own instead of waiting itself
+    (continental/closer.py). Not in threaded workers: there browsers keep their connections
+    between requests, and with the thread beside the four the PostgreSQL evening of 400 tables
+    joined slower (bench/results/push-closer-pg.txt). GUNICORN_CLOSE_IN_WORKER=true keeps
+    gunicorn's own way everywhere, for bench/linger.py."""
+    from gunicorn.workers.sync import SyncWorker
+
+    keep_own = os.environ.get("GUNICORN_CLOSE_IN_WORKER", "").lower() in ("1", "true", "yes")
+    if isinstance(worker, SyncWorker) and not keep_own:
         from continental.closer import install
 
         install()

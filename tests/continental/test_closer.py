@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.sync import SyncWorker
 
 from continental import closer
 
@@ -93,20 +95,25 @@ def test_a_phone_that_closed_first_is_closed_at_once(pair):
     assert server.fileno() == -1
 
 
-def test_the_server_config_installs_it_in_each_worker(monkeypatch):
+def test_the_server_config_installs_it_in_each_sync_worker(monkeypatch):
     monkeypatch.setattr(util, "close_graceful", util.close_graceful)  # restored after
     monkeypatch.delenv("GUNICORN_CLOSE_IN_WORKER", raising=False)
     conf = runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))
-    conf["post_fork"](None, None)
+    conf["post_fork"](None, SyncWorker.__new__(SyncWorker))
     assert util.close_graceful is closer.close_later
 
 
-def test_the_server_config_keeps_gunicorns_close_when_asked(monkeypatch):
+@pytest.mark.parametrize(
+    ("worker", "asked"), [(ThreadWorker, ""), (SyncWorker, "true")], ids=["threaded", "asked"]
+)
+def test_the_server_config_keeps_gunicorns_close_in_threaded_workers_or_when_asked(
+    monkeypatch, worker, asked
+):
     original = util.close_graceful
     monkeypatch.setattr(util, "close_graceful", original)
-    monkeypatch.setenv("GUNICORN_CLOSE_IN_WORKER", "true")
+    monkeypatch.setenv("GUNICORN_CLOSE_IN_WORKER", asked)
     conf = runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))
-    conf["post_fork"](None, None)
+    conf["post_fork"](None, worker.__new__(worker))
     assert util.close_graceful is original
 
 
