@@ -2,7 +2,7 @@
 after the answer, as a phone on Wi-Fi does a round trip later.
 
     .venv/bin/python bench/linger.py                       # sync worker, 0/20/50 ms
-    .venv/bin/python bench/linger.py --threads 4 --delays 0,30
+    .venv/bin/python bench/linger.py --delays 0,30 --clients 16
 
 gunicorn (since version 26) waits in the worker, after each answer, until the phone has
 closed its side of the connection (continental/closer.py says why and what the app does
@@ -68,10 +68,16 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="threads of the worker (1: sync)")
     args = parser.parse_args()
     delays = [float(d) / 1000 for d in args.delays.split(",")]
+    kind = "sync" if args.threads == 1 else f"{args.threads} threads"
     print(
-        f"# bench/linger.py: one gunicorn worker ({'sync' if args.threads == 1 else f'{args.threads} threads'}),"
+        f"# bench/linger.py: one gunicorn worker ({kind}),"
         f" {args.clients} phones, {args.seconds:g} s per figure"
     )
+    if args.threads > 1:
+        print(
+            "# continental/gunicorn_conf.py installs the closer in sync workers only:"
+            " both ways below are gunicorn's own"
+        )
     with tempfile.TemporaryDirectory(prefix="scorepad-linger-") as tmp:
         data = Path(tmp)
         env = bench_env(data / "data", data / "static")
@@ -88,8 +94,9 @@ def main() -> int:
                 for delay in delays:
                     rate, took = measure(server.port, delay, args.clients, args.seconds)
                     print(
-                        f"    phones close {delay * 1000:3.0f} ms after the answer: {rate:7.1f} requests/s;"
-                        f" answer p50 {percentile(took, 50):6.1f} p95 {percentile(took, 95):6.1f} ms"
+                        f"    phones close {delay * 1000:3.0f} ms after the answer:"
+                        f" {rate:7.1f} requests/s; answer p50 {percentile(took, 50):6.1f}"
+                        f" p95 {percentile(took, 95):6.1f} ms"
                     )
     return 0
 

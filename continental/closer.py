@@ -11,10 +11,11 @@ that is nothing; with phones 20 ms away, a worker answers some 45 requests a sec
 its CPU could do (``bench/linger.py``).
 
 Here each sync worker hands that wait to a thread of its own (``install``, from
-``continental/gunicorn_conf.py``'s ``post_fork``, which says why not the threaded ones): the worker sends its FIN at once
-(``shutdown``) and goes on to the next request; the thread waits on all the connections
-handed to it together (one ``selectors`` loop) and closes each when the phone has closed
-its side, when 64 KB were drained, or after 2 s, as gunicorn would have. A connection whose
+``continental/gunicorn_conf.py``'s ``post_fork``, which says why not the threaded ones): the
+worker sends its FIN at once (``shutdown``) and goes on to the next request; the thread
+waits on all the connections handed to it together (one ``selectors`` loop) and closes each
+when the phone has closed its side, when 64 KB were drained, or after 2 s, as gunicorn
+would have. A connection whose
 phone has closed already, or a TLS one (gunicorn's own ``certfile``), is closed at once as
 before.
 """
