@@ -102,18 +102,9 @@ def test_the_held_form_is_the_servers_form_but_for_the_tokens(client, variant, l
     else:
         record_penalty(game, 0, {1: 10, 2: 25})
     own(client, game)
-    sheet = client.get(f"/{lang}/games/{game.editor_token}/").content.decode()
-    held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', sheet, re.S)
-    assert held, "the sheet holds no form"
-    served = client.get(
-        f"/{lang}/games/{game.editor_token}/deals/new/",
-        headers={"HX-Request": "true", "HX-Target": "game"},
-    ).content.decode()
-    panel = re.search(r'(<section id="panel".*?</section>)', served, re.S)
-    assert panel, "the server answered no form"
-
-    assert 'name="number" value="2"' in held.group(1)
-    assert bare_form(held.group(1)) == bare_form(panel.group(1))
+    _sheet, held, panel = held_and_served(client, lang, game)
+    assert 'name="number" value="2"' in held
+    assert bare_form(held) == bare_form(panel)
 
 
 @pytest.mark.parametrize(("variant", "lang"), [("classic", "fi"), ("contract-spanish", "en")])
@@ -147,25 +138,33 @@ def test_the_held_form_kept_from_deal_to_deal_is_the_servers_form_after_each_cha
     for change in (record, record, record, rename, record, join, record):
         change()
         game.refresh_from_db()
-        sheet = client.get(f"/{lang}/games/{game.editor_token}/").content.decode()
-        held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', sheet, re.S)
-        assert held, "the sheet holds no form"
-        served = client.get(
-            f"/{lang}/games/{game.editor_token}/deals/new/",
-            headers={"HX-Request": "true", "HX-Target": "game"},
-        ).content.decode()
-        panel = re.search(r'(<section id="panel".*?</section>)', served, re.S)
-        assert bare_form(held.group(1)) == bare_form(panel.group(1)), change.__name__
-        assert f'name="version" value="{game.version}"' in held.group(1)
+        sheet, held, panel = held_and_served(client, lang, game)
+        assert bare_form(held) == bare_form(panel), change.__name__
+        assert f'name="version" value="{game.version}"' in held
         number = game.deals.count() + 1
-        assert f'name="number" value="{number}"' in held.group(1)
+        assert f'name="number" value="{number}"' in held
         assert common.NUMBER_MARK not in sheet
         assert common.VERSION_MARK not in sheet
         names = [s.name for s in game.playing_seats()]
-        assert all(f">{name}<" in held.group(1) for name in names), names
+        assert all(f">{name}<" in held for name in names), names
     if variant == "classic":
         # One rendering for each set of players (three), not one a deal (seven changes).
         assert len(common.HELD) == 3
+
+
+def held_and_served(client, lang: str, game) -> tuple[str, str, str]:
+    """The editor's sheet, the form it holds, and the form the server answers for the next
+    deal (htmx's request)."""
+    sheet = client.get(f"/{lang}/games/{game.editor_token}/").content.decode()
+    held = re.search(r'<template id="offline-deal"[^>]*>(.*?)</template>', sheet, re.S)
+    assert held, "the sheet holds no form"
+    served = client.get(
+        f"/{lang}/games/{game.editor_token}/deals/new/",
+        headers={"HX-Request": "true", "HX-Target": "game"},
+    ).content.decode()
+    panel = re.search(r'(<section id="panel".*?</section>)', served, re.S)
+    assert panel, "the server answered no form"
+    return sheet, held.group(1), panel.group(1)
 
 
 def bare_form(html: str) -> str:
