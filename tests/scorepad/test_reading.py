@@ -73,8 +73,9 @@ def test_the_answers_of_a_deal_read_its_rows_once(game):
     assert reading_of("scorepad_seat") == []
     assert reading_of("scorepad_deal") == []
     assert reading_of("scorepad_dealscore") == []
-    # The last history entry (another phone's values replaced?) is read once for both.
-    assert len(reading_of("scorepad_gameevent")) == 1
+    # Nor the last history entry (another phone's values replaced?): the change that wrote
+    # it hands it to both answers.
+    assert reading_of("scorepad_gameevent") == []
     # Nor is the game asked whether it is still at the version its change made.
     assert not [sql for sql in reads if '"scorepad_game"."version" =' in sql]
     # Both answers are what a phone renders itself afterwards, from the database.
@@ -185,3 +186,35 @@ def test_a_change_that_does_not_commit_leaves_no_rows_pinned(game, monkeypatch):
             )
         game.version = version + 1
         assert reading.pinned(game) is None
+
+
+def test_the_notes_of_a_correction_come_from_its_pinned_entry_as_from_the_history(game):
+    """A correction that overwrote another phone's values: the change hands its history
+    entry to the answers of its request (no query), and the notes they render of it are
+    the ones a later answer reads from the database."""
+    from scorepad.access import Access
+    from scorepad.forms.deals import ClassicDealForm
+    from scorepad.views.common import replaced_notes
+    from tests.factories import seats
+
+    record_classic(game, 0)
+    game = Game.objects.get(pk=game.pk)
+    prefetch_related_objects([game], *sheet_prefetch())
+    data = {**classic_form_data(game, 1, jokers=2), "version": str(game.version)}
+    form = ClassicDealForm(data, game=game, seats=[s for s in seats(game) if s.active])
+    assert form.is_valid(), form.errors
+    replaced = [{"field": "jokers", "was": "1", "now": "2", "device": "iphone-3f2a"}]
+    with reading.scope(), CaptureQueriesContext(connection) as captured:
+        game.edit_deal(
+            1, form.result, version=game.version, once=data["once"], actor=ACTOR, replaced=replaced
+        )
+        assert reading.pinned(game) is not None
+        start = len(captured.captured_queries)
+        handed = replaced_notes(Access(game, game.editor_token, "editor", "editor_link"))
+        asked = captured.captured_queries[start:]
+    assert not [q for q in asked if 'FROM "scorepad_gameevent"' in q["sql"]]
+    read = replaced_notes(Access(Game.objects.get(pk=game.pk), game.editor_token, "editor", "x"))
+    assert handed == read
+    assert handed[0][0] == "iphone-3f2a"
+    assert handed[0][1].startswith("Deal 1: your 1 for ")
+    assert handed[0][1].endswith(" was replaced by the other phone's 2.")
