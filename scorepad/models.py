@@ -868,7 +868,8 @@ class Seat(models.Model):
             return
         quote = connection.ops.quote_name
         meta = cls._meta
-        total, place, pk = (quote(meta.get_field(f).column) for f in ("total", "place", "id"))
+        columns = {field.name: field.column for field in meta.concrete_fields}
+        total, place, pk = (quote(columns[name]) for name in ("total", "place", "id"))
         with connection.cursor() as cursor:
             cursor.executemany(
                 f"UPDATE {quote(meta.db_table)} SET {total} = %s, {place} = %s WHERE {pk} = %s",
