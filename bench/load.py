@@ -273,7 +273,8 @@ class Gunicorn:
         self.proc = subprocess.Popen(
             [
                 *(sys.executable, "-m", "gunicorn", "-c", "continental/gunicorn_conf.py"),
-                *("--access-logformat", "%(m)s %(U)s %(s)s %(D)s"),
+                # The kind a request of the window was sent as (``Evening.call``'s header).
+                *("--access-logformat", "%(m)s %(U)s %(s)s %(D)s %({x-bench-kind}i)s"),
                 "continental.wsgi",
             ],
             cwd=ROOT,
@@ -310,6 +311,11 @@ class Gunicorn:
 
     def logged(self, offset: int) -> list[tuple[str, str, float]]:
         """(method, path, seconds the worker spent) of each access log line after ``offset``."""
+        return [(method, path, took) for method, path, took, _kind in self.logged_kinds(offset)]
+
+    def logged_kinds(self, offset: int) -> list[tuple[str, str, float, str]]:
+        """The same with the kind each line's request was sent as in the window ("" outside
+        it: ``Evening.call`` names it in a header only there)."""
         time.sleep(0.3)  # the last responses' lines are written after the responses
         with open(self.access_log, "rb") as log:
             log.seek(offset)
@@ -317,8 +323,10 @@ class Gunicorn:
         found = []
         for line in lines:
             parts = line.split()
-            if len(parts) == 4 and parts[3].isdigit():
-                found.append((parts[0], parts[1], int(parts[3]) / 1e6))
+            if len(parts) in (4, 5) and parts[3].isdigit():
+                tag = parts[4] if len(parts) == 5 else "-"
+                kind = KINDS[int(tag)] if tag.isdigit() and int(tag) < len(KINDS) else ""
+                found.append((parts[0], parts[1], int(parts[3]) / 1e6, kind))
         return found
 
     def server_times(self, offset: int, path: str) -> list[float]:
@@ -639,7 +647,12 @@ CONTENT_LENGTH = re.compile(rb"\r\ncontent-length:\s*(\d+)", re.IGNORECASE)
 
 
 async def fetch(
-    port: int, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    port: int,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: bytes = b"",
+    stamp: bool = False,
 ) -> Answer:
     """One request on a new loopback connection (gunicorn's sync workers close it after the
     answer), read as a browser reads it: to its Content-Length when it has one (the server
@@ -652,6 +665,8 @@ async def fetch(
             lines += [f"{k}: {v}" for k, v in headers.items()]
             if body or method == "POST":
                 lines.append(f"Content-Length: {len(body)}")
+            if stamp:  # when it was sent: the worker says how long it waited (``queued``)
+                lines.append(f"X-Bench-Sent: {time.time():.6f}")
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
@@ -700,7 +715,7 @@ class Evening:
         # Each counted answer's Server-Timing (continental/timing.py): the worker's CPU, its
         # garbage collector's share, its whole time for it, and on SQLite its waits for the writer
         # lock and its commits, in seconds.
-        self.timing: dict[str, list[tuple[float, float, float, float, float]]] = {
+        self.timing: dict[str, list[tuple[float, float, float, float, float, float, float]]] = {
             kind: [] for kind in KINDS
         }
         self.errors: dict[str, int] = dict.fromkeys(KINDS, 0)
@@ -726,9 +741,11 @@ class Evening:
         """``kind_of`` names the kind from the status when the answer decides it."""
         begun = time.monotonic()
         counted = self.start <= begun < self.end
+        if counted and kind in KINDS:  # for the workers' own time of each kind (access log)
+            headers = {**headers, "X-Bench-Kind": str(KINDS.index(kind))}
         self.in_flight += 1
         try:
-            answer = await fetch(self.port, method, path, headers, body)
+            answer = await fetch(self.port, method, path, headers, body, stamp=counted)
         except (TimeoutError, OSError, ConnectionError, ValueError) as exc:
             self.fail(kind, counted, f"{type(exc).__name__}: {exc}")
             return None
@@ -1499,9 +1516,13 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
 SERVER_TIMING = re.compile(r"(\w+);dur=([\d.]+)")
 
 
-def server_timing(header: str) -> tuple[float, float, float, float, float] | None:
-    """(cpu, gc, app, writer, commit) in seconds from an answer's Server-Timing header (the
-    last two on SQLite: waiting for the writer lock, committing; 0 where not said)."""
+def server_timing(
+    header: str,
+) -> tuple[float, float, float, float, float, float, float] | None:
+    """(cpu, gc, app, writer, commit, queued) in seconds from an answer's Server-Timing
+    header (writer and commit on SQLite: waiting for the writer lock, committing; queued:
+    from the request sent to the worker's middleware taking it; 0 where not said), and the
+    requests the other workers were in when it began (a count)."""
     found = {name: float(value) / 1000 for name, value in SERVER_TIMING.findall(header)}
     if "cpu" not in found or "app" not in found:
         return None
@@ -1511,6 +1532,8 @@ def server_timing(header: str) -> tuple[float, float, float, float, float] | Non
         found["app"],
         found.get("writer", 0.0),
         found.get("commit", 0.0),
+        found.get("queued", 0.0),
+        round(found.get("others", 0.0) * 1000),
     )
 
 
@@ -1534,6 +1557,21 @@ def print_where_time_went(evening: Evening) -> None:
             f" CPU p50 {percentile(cpu, 50):5.1f} p95 {percentile(cpu, 95):5.1f};"
             f" waiting p50 {percentile(wait, 50):5.1f} p95 {percentile(wait, 95):6.1f};"
             f" garbage collector {collected * 1000:.0f} ms in all"
+        )
+        queued = [v[5] for v in values]
+        # The requests the others were in when it began, for those that waited over 20 ms
+        # before a worker took them: as many as there are workers less one, and they waited
+        # for a free worker.
+        waited = sorted(int(v[6]) for v in values if v[5] > 0.020)
+        line += (
+            f"\n      {'':26}   before it, from the phone's request sent to the worker taking"
+            f" it: p50 {percentile(queued, 50):5.1f} p95 {percentile(queued, 95):6.1f}"
+            + (
+                f"; {len(waited)} waited over 20 ms, the others then in p50"
+                f" {waited[len(waited) // 2]} (fewest {waited[0]}, most {waited[-1]}) requests"
+                if waited
+                else ""
+            )
         )
         writer = [v[3] for v in values]
         commit = [v[4] for v in values]
@@ -1570,6 +1608,23 @@ def print_own_time(server: Gunicorn, offset: int) -> None:
         + "; ".join(figures)
         + f"; above 100 ms: {slow}"
     )
+    # In the window, by kind: gunicorn's time from the request read to the answer written,
+    # beside the phones' p95 and Server-Timing's (the middleware's): what the phones see above
+    # gunicorn's is before a worker took the request; gunicorn's above Server-Timing's is in
+    # the worker around Django's middleware (reading, writing, closing).
+    by_kind: dict[str, list[float]] = {}
+    for _method, _path, took, kind in server.logged_kinds(offset):
+        if kind:
+            by_kind.setdefault(kind, []).append(took)
+    if by_kind:
+        print("    the workers' own time in the window, by kind (access log, ms):")
+        for kind in KINDS:
+            values = by_kind.get(kind)
+            if values:
+                print(
+                    f"      {kind:26} {len(values):5d} p50 {percentile(values, 50):6.1f}"
+                    f" p95 {percentile(values, 95):6.1f} p99 {percentile(values, 99):6.1f}"
+                )
 
 
 # scorepad/board.py's warnings when the cache refused a write at once (on SQLite: the write
