@@ -123,7 +123,7 @@ def replaced_notes(access: Access) -> list[list[str]]:
     game = access.game
     # The newest entry of the history: the one the change that made this version wrote.
     pinned = reading.pinned(game)
-    event = pinned.event if pinned is not None and pinned.event is not None else None
+    event = pinned.event if pinned is not None else None
     if event is None:
         event = game.events.order_by("-pk").first()
     details = event.details if event is not None and event.kind == "edited" else None
