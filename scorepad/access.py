@@ -17,7 +17,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core import signing
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -272,9 +272,11 @@ def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = Fals
                 access = resolve(request, token, full=full, deals=get_deals)
                 return guarded(request, access, *args, **kwargs)
             # One transaction whose first query reads and locks the game (``one_writer``'s
-            # lock and the link's lookup in one).
+            # lock and the link's lookup in one). On SQLite the game and its rows are read
+            # before it (``read_ahead``): the lock is held for the change, not the reading.
+            ahead = read_ahead(request, token, full)
             with transaction.atomic():
-                access = resolve(request, token, full=full, lock=True)
+                access = still_current(ahead) or resolve(request, token, full=full, lock=True)
                 response = guarded(request, access, *args, **kwargs)
             # Committed: the viewers' answer of the new version, kept before this one's.
             warm.after_changes(committed=True)
@@ -288,6 +290,34 @@ def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = Fals
         return inner
 
     return decorate
+
+
+def read_ahead(request: HttpRequest, token: str, full: bool) -> Access | None:
+    """On SQLite, a POST's game and its rows read before its transaction takes the one writer
+    lock (on PostgreSQL the lock is the game's row alone: nothing to gain). WAL readers wait
+    for no writer, so the lock is held only for what the change itself does: loading a game
+    with its deals and scores is a third of a deal's time under the lock (``bench/cpu.py``).
+    None for a link that leads nowhere (the transaction then says so as before), and for a
+    view that reads the game alone (``full`` false: one query either way)."""
+    if connection.vendor != "sqlite" or not full:
+        return None
+    try:
+        return resolve(request, token, full=full)
+    except Http404:
+        return None
+
+
+def still_current(ahead: Access | None) -> Access | None:
+    """``ahead`` when its game is still at the version it was read at, asked under the lock:
+    every change of a game's rows, links or status bumps its version in the same transaction,
+    so rows read at that version are the current ones. The game is read first and its rows
+    after it, each in a read of its own: a change between them leaves the game's version
+    behind, and everything is read again. None: read it under the lock."""
+    if ahead is None:
+        return None
+    game = ahead.game
+    current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+    return ahead if current == game.version else None
 
 
 def known_games(request: HttpRequest, queryset=None) -> list[Game]:

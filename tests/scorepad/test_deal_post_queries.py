@@ -20,9 +20,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # BEGIN; the game read and locked with its seats, deals and scores (4); the session (the
 # phone's name); SAVEPOINT; the version bump that also asks for an unused token; the deal
-# and its scores; the seats' totals; the history entry; RELEASE; COMMIT.
-DEAL_POST_QUERIES = 14
-CORRECTION_QUERIES = 15  # the same, the old scores deleted before the new are written
+# and its scores; the seats' totals; the history entry; RELEASE; COMMIT. On SQLite the game
+# and its rows are read before BEGIN, and under the lock its version is asked once more
+# (``access.read_ahead``, ``still_current``): one query more.
+AHEAD = 1 if connection.vendor == "sqlite" else 0
+DEAL_POST_QUERIES = 14 + AHEAD
+CORRECTION_QUERIES = 15 + AHEAD  # the same, the old scores deleted before the new are written
 
 
 def _table(deals: int = 3) -> tuple[Game, Client]:
@@ -50,6 +53,7 @@ def _named(phone: Client, game: Game) -> None:
 
 
 def test_a_deal_post_is_fourteen_queries_whatever_the_number_of_deals():
+    """Fifteen on SQLite (the version asked again under the lock)."""
     for deals in (1, 8):
         game, phone = _table(deals)
         _named(phone, game)
@@ -159,3 +163,72 @@ def test_a_new_deals_form_and_its_preview_read_no_scores():
     totals = [s.total for s in Game.objects.get(pk=game.pk).seats.order_by("position")]
     footer = re.findall(r"<tfoot>.*?</tfoot>", html, re.S)[0]
     assert re.findall(r"<td>([^<]*)</td>", footer) == [signed(total) for total in totals]
+
+
+def _begin(queries: list[str]) -> int:
+    return next(i for i, sql in enumerate(queries) if sql.upper().startswith("BEGIN"))
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's one writer lock")
+def test_on_sqlite_a_post_reads_its_game_before_it_takes_the_writer_lock():
+    game, phone = _table(3)
+    _named(phone, game)
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    status, queries = _post(phone, url, classic_form_data(game, 2))
+    assert status == 302
+    begin = _begin(queries)
+    reads = ("scorepad_seat", "scorepad_deal", "scorepad_dealscore")
+    for table in reads:  # every row of the game read before the lock
+        assert any(f'FROM "{table}"' in q for q in queries[:begin]), table
+    locked = [q for q in queries[begin:] if q.startswith("SELECT")]
+    # Under the lock: the game's version, and the one-time token's check in the bump.
+    assert not [q for q in locked for table in reads if f'FROM "{table}"' in q], locked
+    assert any('"scorepad_game"."version"' in q for q in locked), locked
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's one writer lock")
+def test_a_change_between_the_reading_and_the_lock_is_read_again(monkeypatch):
+    """Another phone's deal lands after this POST read the game and before it took the lock:
+    the game and its rows are read again under the lock, and this phone is asked, nothing
+    saved for it (its form was for the version before; the version bump's own condition
+    would refuse it too)."""
+    from scorepad import access
+
+    game, phone = _table(3)
+    _named(phone, game)
+    url = reverse("deal-new", kwargs={"token": game.editor_token})
+    data = classic_form_data(game, 2)
+    checked = access.still_current
+
+    def another_phone_first(ahead):
+        record_classic(Game.objects.get(pk=game.pk), 1)
+        return checked(ahead)
+
+    monkeypatch.setattr(access, "still_current", another_phone_first)
+    with CaptureQueriesContext(connection) as captured:
+        answer = phone.post(url, data)
+    queries = [q["sql"] for q in captured.captured_queries]
+    after = queries[_begin(queries) :]
+    assert any('FROM "scorepad_dealscore"' in q for q in after), "not read again"
+    assert answer.status_code == 409
+    game.refresh_from_db()
+    assert game.deals.count() == 5  # the three, the naming deal and the other phone's
+    assert not GameEvent.objects.filter(game=game, form_token=data["once"]).exists()
+
+
+def test_what_was_read_ahead_is_used_only_while_the_game_is_at_its_version():
+    from django.test import RequestFactory
+
+    from scorepad import access
+
+    game, _phone = _table(2)
+    request = RequestFactory().post("/")
+    request.session = {}
+    ahead = access.resolve(request, game.editor_token)
+    assert access.still_current(ahead) is ahead
+    record_classic(game, 1)  # another phone's change
+    assert access.still_current(ahead) is None
+    assert access.still_current(None) is None
+    again = access.resolve(request, game.editor_token)
+    Game.objects.filter(pk=game.pk).delete()
+    assert access.still_current(again) is None
