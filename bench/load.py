@@ -1593,8 +1593,11 @@ def print_own_time(server: Gunicorn, offset: int) -> None:
     is time spent before a worker took the request (or in the clients), not in the workers."""
     posts: list[float] = []
     others: list[float] = []
-    for method, _path, took in server.logged(offset):
+    by_kind: dict[str, list[float]] = {}  # the window's requests, by the kind they were sent as
+    for method, _path, took, kind in server.logged_kinds(offset):
         (posts if method == "POST" else others).append(took)
+        if kind:
+            by_kind.setdefault(kind, []).append(took)
     figures = []
     for name, values in (("POSTs", posts), ("other requests", others)):
         if values:
@@ -1612,10 +1615,6 @@ def print_own_time(server: Gunicorn, offset: int) -> None:
     # beside the phones' p95 and Server-Timing's (the middleware's): what the phones see above
     # gunicorn's is before a worker took the request; gunicorn's above Server-Timing's is in
     # the worker around Django's middleware (reading, writing, closing).
-    by_kind: dict[str, list[float]] = {}
-    for _method, _path, took, kind in server.logged_kinds(offset):
-        if kind:
-            by_kind.setdefault(kind, []).append(took)
     if by_kind:
         print("    the workers' own time in the window, by kind (access log, ms):")
         for kind in KINDS:
