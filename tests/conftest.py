@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.catalogues import compile_catalogues
@@ -17,3 +18,11 @@ def pytest_sessionstart(session):
     """The .mo files are not in git: a bare `.venv/bin/pytest` right after a clone compiles
     them here, before any test module is imported and so before Django loads a catalogue."""
     compile_catalogues()
+
+
+@pytest.fixture(autouse=True)
+def one_rate_window(monkeypatch):
+    """Every rate-limit count of a test falls in one window, whatever the clock says: two
+    posts a test expects to be counted together must not straddle a minute's turn (a test
+    that crosses windows sets its own clock)."""
+    monkeypatch.setattr("continental.ratelimit.now", lambda: 1_800_000_030.0)

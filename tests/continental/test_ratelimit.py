@@ -6,14 +6,6 @@ from django.test import override_settings
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    """Every count of a test in one window, whatever the clock says (a test may set its own)."""
-    from continental import ratelimit
-
-    monkeypatch.setattr(ratelimit, "now", lambda: 1_800_000_030.0)
-
-
 def post_check(client, addr="10.0.0.1"):
     return client.post(
         "/api/check",

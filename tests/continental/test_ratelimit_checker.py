@@ -14,13 +14,6 @@ pytestmark = pytest.mark.django_db
 HAND = "/{lang}/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH+KH+AD+3D+10C+JC+QC+KC+JK"
 
 
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    from continental import ratelimit
-
-    monkeypatch.setattr(ratelimit, "now", lambda: 1_800_000_030.0)
-
-
 def api(client, addr):
     body = json.dumps({"variant": "nope", "cards": ""})
     return client.post("/api/check", body, content_type="application/json", REMOTE_ADDR=addr)

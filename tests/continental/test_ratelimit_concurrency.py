@@ -15,15 +15,6 @@ from scorepad.models import RateCounter
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def one_window(monkeypatch):
-    """All calls of a test in one counting window: a run that crossed the turn of a minute
-    started counting again at 1 (seen once in CI: 960 of 960 through)."""
-    from continental import ratelimit
-
-    monkeypatch.setattr(ratelimit, "now", lambda: 1_800_000_030.0)
-
-
 THREADS = 16
 
 

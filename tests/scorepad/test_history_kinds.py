@@ -149,7 +149,10 @@ def test_a_deal_brought_back_shows_its_scores(db, how):
     record_classic(game, 1, wild_twos=2)
     game.refresh_from_db()
     taken = game.deals.get(number=2)
-    scores = {s.seat.name: s.points for s in taken.scores.select_related("seat")}
+    scores = {
+        s.seat.name: s.points
+        for s in taken.scores.select_related("seat").order_by("seat__position")
+    }
     if how == "redo":
         post(editor, game, "deal-undo", {"once": once(1)})
         post(editor, game, "deal-redo", {"once": once(2)})
