@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from decimal import Decimal
+from typing import ClassVar
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
@@ -56,12 +60,19 @@ class KeptHTML:
     the size of the context (a row of six players is some fifty values)."""
 
     UPKEEP = 200  # characters' worth of memory an entry costs beyond its HTML
+    every: ClassVar[weakref.WeakSet[KeptHTML]] = weakref.WeakSet()  # every memory made
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.used = 0
         self._kept: OrderedDict[bytes, str] = OrderedDict()
         self._lock = threading.Lock()
+        KeptHTML.every.add(self)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.used = 0
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -87,3 +98,12 @@ class KeptHTML:
                 _, dropped = self._kept.popitem(last=False)
                 self.used -= len(dropped) + self.UPKEEP
         return html
+
+
+@receiver(setting_changed)
+def _settings_changed(**kwargs) -> None:
+    """HTML is kept by what its template is given, not by the settings it was rendered
+    under (the static files' storage, the templates, a feature turned off): a test that
+    changes the settings gets HTML rendered under them."""
+    for kept in list(KeptHTML.every):
+        kept.clear()

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -36,6 +36,26 @@ def test_a_key_tells_apart_every_value_a_template_writes_differently():
     # Anything else may write more than it shows: no key, rendered every time.
     with pytest.raises(Unkeyable):
         plain_key({"widget": {"value": object()}})
+
+
+def test_a_change_of_the_settings_empties_every_memory():
+    """What is kept was rendered under the settings of its time: a test that changes them
+    (the static files' storage, the templates) must not be answered with the old HTML."""
+    first, second = KeptHTML(10_000), KeptHTML(10_000)
+    calls = []
+
+    def draw():
+        calls.append(1)
+        return "<p>a</p>"
+
+    for kept in (first, second):
+        kept.render("t", {"v": "a"}, draw)
+        kept.render("t", {"v": "a"}, draw)
+    assert len(calls) == 2
+    with override_settings(STATIC_URL="/elsewhere/"):
+        assert (len(first), len(second), first.used) == (0, 0, 0)
+        first.render("t", {"v": "a"}, draw)
+    assert len(calls) == 3
 
 
 def test_the_memory_renders_a_context_once_and_keeps_what_it_last_used():
