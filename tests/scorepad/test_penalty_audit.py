@@ -59,10 +59,18 @@ def test_correcting_an_early_deal_audits_it_against_that_deal_s_decks(client, sp
     for _ in range(4):
         record_penalty(spanish, 0, {1: 5, 2: 5, 3: 5, 4: 5})
     spanish.refresh_from_db()
-    before = list(DealScore.objects.filter(deal__number=1).values_list("points", flat=True))
+    before = list(
+        DealScore.objects.filter(deal__number=1)
+        .order_by("seat__position")
+        .values_list("points", flat=True)
+    )
     body = client.post(url(spanish, "deal-edit", number=1), three_sevens(spanish)).content.decode()
     assert "held by Ben, Cleo and Dan, but the 2 decks of this deal hold only 2" in body
-    after = list(DealScore.objects.filter(deal__number=1).values_list("points", flat=True))
+    after = list(
+        DealScore.objects.filter(deal__number=1)
+        .order_by("seat__position")
+        .values_list("points", flat=True)
+    )
     assert after == before
 
 
