@@ -557,7 +557,7 @@
     settled();
     showQueue().then(function () { send("load"); });
 
-    var wake = bar.querySelector("[data-wake]");
+    var wake = doc.querySelector("[data-wake]");
     var lock = null;
     if (wake && navigator.wakeLock && navigator.wakeLock.request) {
       wake.closest("label").hidden = false;

@@ -216,3 +216,46 @@ def test_twelve_players_with_three_figure_scores_fit_a_390_px_phone(page):
     assert all(t["right"] <= g["view"]["right"] + 0.5 for t in g["totals"])
     assert g["cue"] < 0.1
     fits(page)
+
+
+def covered(page, selector: str) -> list[str]:
+    """What lies over the middle of each line of ``selector``'s text: elements that are not
+    inside it (nothing, when a person can read all of it)."""
+    return page.evaluate(
+        """(selector) => {
+          const el = document.querySelector(selector);
+          const over = [];
+          for (const r of el.getClientRects()) {
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (hit && !el.contains(hit)) over.push(hit.outerHTML.slice(0, 80));
+          }
+          return over;
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_header_stays_readable_over_a_scrolled_sheet(page, lang):
+    """Scrolled down a game, the header is on top and whole: the connection's word on the
+    sheet ("Sheet updated.") comes under it, and the screen-on switch scrolls away with the
+    page (it once stuck over the site's name)."""
+    game = GameFactory(variant_id="classic", players=LONG)
+    for deal in range(6):
+        record_classic(game, deal % 4)
+    page.goto(f"{page.base}/{lang}/games/{game.editor_token}/")
+    expect(page.locator("#sheet")).to_be_visible()
+    record_classic(game, 1)  # another phone's deal: this one's sheet is updated
+    connection = page.locator("#table-bar .connection")
+    expect(connection).not_to_be_empty(timeout=15_000)
+    page.mouse.wheel(0, 700)
+    page.wait_for_function("window.scrollY > 300")
+    assert covered(page, ".top .brand") == []
+    assert covered(page, ".top .lang summary") == []
+    header = page.locator(".top").bounding_box()
+    said = connection.bounding_box()
+    assert said["y"] >= header["y"] + header["height"] - 1, (
+        "the connection's word is under the header"
+    )
+    assert covered(page, "#table-bar .connection") == []
+    fits(page)
