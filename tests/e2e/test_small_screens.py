@@ -259,3 +259,34 @@ def test_the_header_stays_readable_over_a_scrolled_sheet(page, lang):
     )
     assert covered(page, "#table-bar .connection") == []
     fits(page)
+
+
+def test_a_phone_offline_keeps_the_waiting_line_in_view_and_its_list_off_the_sheet(page):
+    """Three deals waiting on a phone without a connection: scrolled down, the line that says
+    so stays under the header, while the outbox's list (a third of the screen) scrolls away
+    instead of covering the sheet."""
+    game = GameFactory(variant_id="classic", players=LONG)
+    for deal in range(6):
+        record_classic(game, deal % 4)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    expect(page.locator("#sheet")).to_be_visible()
+    page.context.set_offline(True)
+    for number, who in ((7, "Åsa"), (8, "Bartholomäus"), (9, "Åsa")):
+        page.locator('#game a[href$="/deals/new/"]').first.click()
+        expect(page.locator("#panel-title")).to_have_text(f"Record deal {number}")
+        page.locator(".deal-form label.chip", has_text=who).click()
+        page.locator(".deal-form").get_by_role("button", name="Save").click()
+        expect(page.locator("#panel")).to_have_count(0)
+    expect(page.locator(".outbox-entry")).to_have_count(3)
+    connection = page.locator("#table-bar .connection")
+    expect(connection).to_contain_text("(3)")
+    page.mouse.wheel(0, 900)
+    page.wait_for_function("window.scrollY > 500")
+    header = page.locator(".top").bounding_box()
+    said = connection.bounding_box()
+    assert said["y"] >= header["y"] + header["height"] - 1
+    assert covered(page, "#table-bar .connection") == []
+    assert covered(page, ".top .brand") == []
+    outbox = page.locator(".outbox").bounding_box()
+    assert outbox["y"] + outbox["height"] <= header["y"] + header["height"], "the list stuck"
+    page.context.set_offline(False)
