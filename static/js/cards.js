@@ -60,7 +60,7 @@
     out = grid.querySelector("[data-card-points]");
     if (out) out.textContent = String(points);
     doc.querySelectorAll('[data-sum-for="' + input.id + '"]').forEach(function (sum) {
-      sum.textContent = list.length && grid.dataset.unit ? "· " + points + " " + grid.dataset.unit : "";
+      sum.textContent = list.length && grid.dataset.unit ? "· " + grid.dataset.unit + ": " + points : "";
     });
   }
 

@@ -3,9 +3,12 @@ view and focuses it, and the score pad's card entry shows the hand as card faces
 points, one card grid open at a time (issue 14, items 4 and 10)."""
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from tests.e2e.test_scorepad import start_game
+from tests.factories import GameFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -79,12 +82,12 @@ def test_the_card_entry_shows_the_hand_and_its_points_one_grid_at_a_time(page):
     hand = ben.locator("[data-card-hand] .pc")
     expect(hand).to_have_count(3)
     expect(ben.locator("[data-card-points]")).to_have_text("65")  # 5 + 10 + 50
-    expect(ben.locator(".card-sum")).to_have_text("· 65 penalty points")
+    expect(ben.locator(".card-sum")).to_have_text("· penalty points: 65")
     expect(ben.locator("textarea[name=cards_1]")).to_have_value("5H QS JK")
     # a card of the hand taps out
     ben.get_by_role("button", name="Remove queen of spades").click()
     expect(ben.locator("textarea[name=cards_1]")).to_have_value("5H JK")
-    expect(ben.locator(".card-sum")).to_have_text("· 55 penalty points")
+    expect(ben.locator(".card-sum")).to_have_text("· penalty points: 55")
     # opening Cleo's grid closes Ben's
     cleo.locator("summary").click()
     expect(cleo.locator(".card-grid")).to_be_visible()
@@ -127,4 +130,19 @@ def test_a_refused_deal_keeps_the_hand_entered_open_and_drawn(page):
     ben = page.locator(".deal-form .penalty-row").nth(1)
     expect(ben.locator("details.cards-entry")).to_have_attribute("open", "")
     expect(ben.locator("[data-card-hand] .pc")).to_have_count(2)
-    expect(ben.locator(".card-sum")).to_have_text("· 21 penalty points")
+    expect(ben.locator(".card-sum")).to_have_text("· penalty points: 21")
+
+
+@pytest.mark.parametrize("lang", ["fi", "pl", "de"])
+def test_the_hand_is_counted_in_words_that_need_no_plural(page, lang):
+    """ "1 korttia", "1 kart", "1 Karten" were wrong (a count word needs a plural form that
+    depends on the number): the grid says "Kortit: 1" instead, in every language."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    page.goto(f"{page.base}/{lang}/games/{game.editor_token}/deals/new/")
+    ben = page.locator(".deal-form .penalty-row").nth(1)
+    ben.locator("summary").click()
+    ben.locator('.card-grid [data-card="5H"]').click()
+    with translation.override(lang):
+        cards, points = gettext("Cards"), gettext("penalty points")
+    expect(ben.locator(".card-count")).to_have_text(f"{cards}: 1 · {points}: 5")
+    expect(ben.locator(".card-sum")).to_have_text(f"· {points}: 5")
