@@ -169,3 +169,25 @@ def test_an_evenings_table_in_two_languages_with_axe(browser, live_server, lang,
         SCREENS[screen],
     )
     assert violations == [], json.dumps(violations, indent=1)
+
+
+def test_up_to_four_players_upright_show_their_names_whole(browser, live_server):
+    """A phone upright in the middle of the table: beside a three-digit total a name had a
+    sliver ("B…"); up to four players it gets its own line over the total, and all still fit."""
+    names = ["Agnieszka", "Bartłomiej", "Konstantin", "Maximiliane"]
+    game = GameFactory(players=names)
+    for deal in range(10):
+        record_classic(game, (0, 2, 3)[deal % 3])  # Bartłomiej pays every deal: −110
+    page = open_screen(browser, live_server, f"/pl/games/{game.viewer_token}/table/", PORTRAIT)
+    expect(page.locator(".tm-sub")).to_contain_text("10")
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('.tm-who')]
+             .filter(el => el.scrollWidth > el.clientWidth).map(el => el.textContent)"""
+    )
+    assert cut == []
+    expect(page.locator(".tm-standings")).to_contain_text("−110")
+    boxes = page.evaluate(BOXES)
+    assert len(boxes) == 4
+    assert all(box["total"] >= 0.1 * PORTRAIT["height"] for box in boxes), boxes
+    assert max(box["bottom"] for box in boxes) <= PORTRAIT["height"], boxes
+    assert len({box["right"] for box in boxes}) == 1, boxes
