@@ -10,7 +10,7 @@ from scorepad.templatetags import cards
 
 
 def _fresh(*args, **kwargs) -> str:
-    cards._grid.cache_clear()
+    cards.GRIDS.clear()
     return str(cards.card_grid(*args, **kwargs))
 
 
