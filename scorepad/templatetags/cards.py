@@ -36,12 +36,12 @@ def card_grid(
     The grid is the same for the same arguments in the same language (fifty-three keys, each
     player's in a penalty game's deal form): rendered once per worker and kept."""
     scored = variant.id if variant is not None and variant.id != CLASSIC else None
-    args = {"target": str(target), "label": str(label), "scored_id": scored, "kept": bool(kept)}
+    target, label, kept = str(target), str(label), bool(kept)
     return mark_safe(
         GRIDS.render(
             "cards/grid.html",
-            args,
-            lambda: render_to_string("cards/grid.html", _grid_context(**args)),
+            {"target": target, "label": label, "scored": scored, "kept": kept},
+            lambda: render_to_string("cards/grid.html", _grid_context(target, label, scored, kept)),
         )
     )
 
