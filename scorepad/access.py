@@ -136,23 +136,66 @@ def again_game(value: str) -> tuple[Game | None, bool]:
     return None, False
 
 
-def circle_reference(circle: Circle) -> str:
-    """What the new-game page carries to start a game in ``circle``: its id with the
-    fingerprint of its editor link, signed (no link); it dies with a replaced editor link."""
+def circle_reference(circle: Circle, *, game: Game | None = None) -> str:
+    """What the new-game and new-evening pages carry to act in ``circle``, signed (no link).
+    Made for the circle's editor (``game`` None): its id with the fingerprint of the circle's
+    editor link; it dies with that link, and an evening started with it is offered every
+    game of the circle. Made from one game's editor link ("Play again", an evening started
+    from the game): the game's id with the fingerprint of the game's editor link; it dies
+    with that link, starts games in the game's circle, and an evening started with it is
+    offered only the circle's games this phone holds an editor link of (the grant table,
+    docs/architecture.md)."""
+    if game is not None:
+        return _sign(["game", game.pk, _digest(game.editor_token)], CIRCLE_SALT)
     return _sign([circle.pk, _digest(circle.editor_token)], CIRCLE_SALT)
 
 
-def reference_circle(value: str) -> Circle | None:
+@dataclass
+class CircleGrant:
+    """A circle reference read: the circle, and the game whose editor link made it (None
+    when the circle's editor made it: then it grants what the circle's editor link does)."""
+
+    circle: Circle
+    game: Game | None = None
+
+    @property
+    def whole_circle(self) -> bool:
+        return self.game is None
+
+    def reference(self) -> str:
+        return circle_reference(self.circle, game=self.game)
+
+
+def circle_grant(value: str) -> CircleGrant | None:
+    """The circle a reference of ``circle_reference`` names and what it grants; None for a
+    reference whose link was replaced, or for anything else."""
     try:
         loaded = _unsign(value[:300], CIRCLE_SALT)
     except signing.BadSignature:
         return None
-    if not (isinstance(loaded, list) and len(loaded) == 2 and isinstance(loaded[0], int)):
+    if not isinstance(loaded, list):
         return None
-    circle = Circle.objects.filter(pk=loaded[0]).first()
-    if circle is None or loaded[1] != _digest(circle.editor_token):
-        return None
-    return circle
+    if len(loaded) == 3 and loaded[0] == "game" and _is_id(loaded[1]):
+        game = Game.objects.filter(pk=loaded[1]).select_related("circle").first()
+        if game is None or game.circle is None or loaded[2] != _digest(game.editor_token):
+            return None
+        return CircleGrant(game.circle, game)
+    if len(loaded) == 2 and _is_id(loaded[0]):
+        circle = Circle.objects.filter(pk=loaded[0]).first()
+        if circle is None or loaded[1] != _digest(circle.editor_token):
+            return None
+        return CircleGrant(circle)
+    return None
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def reference_circle(value: str) -> Circle | None:
+    """The circle a reference names, whoever made it (both start a game in the circle)."""
+    grant = circle_grant(value)
+    return grant.circle if grant is not None else None
 
 
 def remember_created(request: HttpRequest, game: Game) -> None:

@@ -76,6 +76,12 @@ def circle_view(*, editor: bool = False):
     return decorate
 
 
+def is_circle_editor(request: HttpRequest, circle: Circle) -> bool:
+    """Whether this phone holds the circle's editor rights: it started the circle, or it
+    opened the circle's editor link (its cookie of opened links)."""
+    return circle.pk in created_circle_ids(request) or circle.editor_token in seen_tokens(request)
+
+
 def known_circles(request: HttpRequest) -> list[Circle]:
     """The circles this phone started or opened a link of, each with ``link_token`` (the
     editor link where the phone may change it) and ``can_edit``."""

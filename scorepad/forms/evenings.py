@@ -53,15 +53,18 @@ class EveningForm(OwnMessages):
 
 
 class AddGameForm(VersionedChange):
-    """Add a game to an evening; ``game`` is a link of the game (viewer or editor). A
-    version or token refused (``incomplete()``) is told by the page, not by the form."""
+    """Add a game to an evening; ``game`` is the game's editor link (a viewer link shows a
+    game, it does not give it away). ``stake`` left empty: the game's own money per point,
+    else the evening's. A version or token refused (``incomplete()``) is told by the page,
+    not by the form."""
 
     field_order = ("game", "stake", "version", "once")
 
     game = forms.CharField(max_length=TOKEN_MAX, error_messages={"required": _("Choose a game.")})
     stake = MoneyField(
         label=_("Money per point"),
-        error_messages={"required": _("Give the money a point is worth, e.g. 0.10.")},
+        required=False,
+        help_text=_("Left empty: the game's own money per point, or else the evening's."),
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
 
@@ -70,6 +73,10 @@ class AddGameForm(VersionedChange):
         game = Game.objects.by_token(token).order_by().first()
         if game is None:
             raise forms.ValidationError(_("That game was not found; its link may be replaced."))
+        if token != game.editor_token:
+            raise forms.ValidationError(
+                _("Adding a game to an evening takes the game's editor link.")
+            )
         return game
 
     def refuse_counted_elsewhere(self, evening: Evening) -> None:

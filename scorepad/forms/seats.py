@@ -4,6 +4,7 @@ a person of the circle tapped or a name typed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext_lazy as _
 
@@ -12,6 +13,9 @@ from rules.engine.variants import VARIANTS
 from ..models import NAME_MAX, Circle, Game, Person, Seat
 from .data import small_int
 from .names import clean_name, name_or_error
+
+if TYPE_CHECKING:
+    from ..access import CircleGrant
 
 
 @dataclass
@@ -47,6 +51,8 @@ class SeatList:
         """``limit``: the most seats (the new-game page: the largest table; an import of a
         game where players came and went has more seats than players at the table)."""
         self.circle = circle
+        # What brought the circle to the new-game page (views/games.py): carried as it came.
+        self.grant: CircleGrant | None = None
         self.roster = roster or {}
         self.entries: list[SeatEntry] = []
         self.error = ""

@@ -21,15 +21,17 @@ from rules.facts import NAMES
 
 from ..access import (
     Access,
-    circle_reference,
+    CircleGrant,
+    circle_grant,
     created_ids,
     device,
+    editor_link_shown,
     game_view,
     known_games,
     private_to_editors,
-    reference_circle,
     remember_seen,
 )
+from ..circles import is_circle_editor
 from ..evenings import (
     EveningAccess,
     build_evening,
@@ -57,6 +59,7 @@ from ..models import (
     StaleVersion,
 )
 from ..results import evening_result
+from ..tokens import LINK
 from .common import game_url, posted_once, public_url
 from .sheet import _qr, no_result, picture_response
 
@@ -83,22 +86,32 @@ def _closed_message() -> str:
     return _("The balances of this evening were carried to the next one; it changes no more.")
 
 
-def _offer(request: HttpRequest, circle: Circle | None) -> list[Game]:
-    """The games an evening of ``circle`` may hold, each with ``link_token``: every game of
-    the circle (its editor sees them all), or, for an evening outside any circle, the games
-    outside any circle this phone knows. A circle's money never mixes with another's."""
-    if circle is None:
-        return [g for g in known_games(request) if g.circle_id is None]
-    games = list(Game.objects.filter(circle=circle).with_seats())
-    for game in games:
-        game.link_token = game.editor_token
-    return games
+def _offer(request: HttpRequest, circle: Circle | None, *, whole_circle: bool) -> list[Game]:
+    """The games an evening of ``circle`` may hold, each with ``link_token``, its editor
+    link: adding a game to an evening takes the game's editor link. With ``whole_circle``
+    (the circle's editor) every game of the circle; otherwise the games this phone holds an
+    editor link of (it started them or opened that link), of ``circle`` or of no circle. A
+    circle's money never mixes with another's, and a game's editor link never yields
+    another game's (the grant table, docs/architecture.md)."""
+    if circle is not None and whole_circle:
+        games = list(Game.objects.filter(circle=circle).with_seats())
+        for game in games:
+            game.link_token = game.editor_token
+        return games
+    circle_id = circle.pk if circle is not None else None
+    return [
+        g
+        for g in known_games(request)
+        if g.circle_id == circle_id and g.link_token == g.editor_token
+    ]
 
 
 def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
     """The games that can be added, in no evening yet (open or closed): a game's money
     counts in one evening only, and in an evening of its circle."""
-    return not_in_an_evening(_offer(request, evening.circle))
+    circle = evening.circle
+    whole = circle is not None and is_circle_editor(request, circle)
+    return not_in_an_evening(_offer(request, circle, whole_circle=whole))
 
 
 def _other_circle_message(evening: Evening) -> str:
@@ -139,16 +152,18 @@ def render_evening(
     if access.can_edit:
         choices = _choices(request, evening)
         if add_form is None:
-            initial = {"stake": evening.stake, "version": evening.version, "once": once_token()}
-            if len(choices) == 1:  # the only game that can be added
+            initial = {"version": evening.version, "once": once_token()}
+            if len(choices) == 1:  # the only game that can be added, at its own price
                 initial["game"] = choices[0].link_token
+                initial["stake"] = _default_stake(choices[0], evening)
             add_form = AddGameForm(initial=initial)
         context["add_form"] = add_form
         context["add_choices"] = choices
         context["editor_url"] = public_url(request, evening_url(evening.editor_token))
     if page.names:  # the standings so far may be shared too (docs/architecture.md)
         context["result"] = evening_result(page)
-        context["result_url"] = evening_url(access.token, "evening-result")
+        # Under the viewer link: "copy image address" hands out no editor link.
+        context["result_url"] = evening_url(evening.viewer_token, "evening-result")
     viewer_url = public_url(request, evening_url(evening.viewer_token))
     context["viewer_url"] = viewer_url
     context["viewer_qr"] = _qr(viewer_url)
@@ -198,18 +213,23 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     circle's, with the circle's games to pick."""
     source = request.POST if request.method == "POST" else request.GET
     reference = source.get("circle", "")
-    circle = reference_circle(reference) if reference else None
+    grant = circle_grant(reference) if reference else None
     ticked = request.GET.get("game", "")
-    if circle is None and ticked and request.method == "GET":
-        circle = _circle_of_ticked(request, ticked)
-    if reference and circle is None:
+    if grant is None and ticked and request.method == "GET":
+        grant = _grant_of_ticked(request, ticked)
+    if reference and grant is None:
         messages.error(
             request,
             _("The circle's editor link was replaced: open its new link to start its evening."),
         )
         return redirect("home")
-    games = _offer(request, circle)
-    extra = {"circle": circle, "circle_ref": circle_reference(circle) if circle else ""}
+    circle = grant.circle if grant is not None else None
+    whole = grant is not None and (grant.whole_circle or is_circle_editor(request, grant.circle))
+    games = _offer(request, circle, whole_circle=whole)
+    held = _held_editor_link(request, ticked, circle, games) if request.method == "GET" else None
+    if held is not None:
+        games.append(held)
+    extra = {"circle": circle, "circle_ref": grant.reference() if grant is not None else ""}
     if request.method == "POST":
         once = posted_once(request)
         earlier = once and EveningEvent.objects.filter(form_token=once, kind="started").first()
@@ -228,16 +248,37 @@ def evening_new(request: HttpRequest) -> HttpResponse:
                 return redirect(evening_url(evening.editor_token))
         return render(request, "scorepad/evening_new.html", {"form": form, **extra}, status=200)
     form = _blank_evening_form(games, ticked)
-    return render(request, "scorepad/evening_new.html", {"form": form, **extra})
+    response = render(request, "scorepad/evening_new.html", {"form": form, **extra})
+    if held is not None:  # this phone opened the game's editor link: it knows the game now
+        remember_seen(request, response, ticked)
+    return response
 
 
-def _circle_of_ticked(request: HttpRequest, ticked: str) -> Circle | None:
-    """The circle of the game ``?game=<link>`` ticks, when this phone is that game's editor."""
+def _held_editor_link(
+    request: HttpRequest, token: str, circle: Circle | None, offered: list[Game]
+) -> Game | None:
+    """The game whose editor link ``?game=`` names, of ``circle`` (or of no circle with
+    it) and not offered already: the editor link grants adding its game to an evening, on
+    a phone that never opened the game's page too."""
+    if not LINK.fullmatch(token):
+        return None
+    circle_id = circle.pk if circle is not None else None
+    found = Game.objects.filter(editor_token=token, circle_id=circle_id).with_seats().first()
+    if found is None or any(g.pk == found.pk for g in offered):
+        return None
+    found.link_token = found.editor_token
+    editor_link_shown(request)
+    return found
+
+
+def _grant_of_ticked(request: HttpRequest, ticked: str) -> CircleGrant | None:
+    """The circle of the game ``?game=<link>`` ticks, when this phone is that game's
+    editor: it grants an evening of the circle with the games this phone may change."""
     from_game = Game.objects.by_token(ticked).select_related("circle").first()
     if from_game is None or from_game.circle is None:
         return None
     editor = ticked == from_game.editor_token or from_game.pk in created_ids(request)
-    return from_game.circle if editor else None
+    return CircleGrant(from_game.circle, from_game) if editor else None
 
 
 def _blank_evening_form(games: list[Game], ticked: str) -> EveningForm:
@@ -350,8 +391,10 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     game = form.cleaned_data["game"]
     data = form.cleaned_data
 
+    stake = data["stake"] if data["stake"] is not None else _default_stake(game, evening)
+
     def change(**kwargs):
-        return evening.add_game(game, data["stake"], **kwargs)
+        return evening.add_game(game, stake, **kwargs)
 
     if game.circle_id != evening.circle_id:
         form.add_error("game", _other_circle_message(evening))
@@ -436,7 +479,8 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
         if evening.pk in in_it:
             mine.append(evening)
         elif (
-            evening.can_edit
+            access.can_edit  # adding a game to an evening takes the game's editor link
+            and evening.can_edit
             and not evening.is_closed
             and not in_it
             and evening.circle_id == game.circle_id
@@ -447,7 +491,7 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
         evening.add_form = AddGameForm(
             auto_id=f"id_%s_{evening.pk}",
             initial={
-                "game": access.token,
+                "game": game.editor_token,
                 "stake": stake if stake is not None else evening.stake,
                 "version": evening.version,
                 "once": once_token(),
@@ -465,6 +509,7 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
             "open_ones": open_ones,
             # A game in an evening (open or closed) starts no other: it counts in one only.
             "counted": bool(in_it),
+            "can_edit": access.can_edit,
             "counted_elsewhere": (
                 counted_elsewhere_message(evenings_of([game])[game.pk])
                 if in_it and not mine

@@ -21,13 +21,13 @@ from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
 from ..access import (
+    CircleGrant,
     again_game,
-    circle_reference,
+    circle_grant,
     device,
     editor_link_shown,
     known_games,
     private_to_editors,
-    reference_circle,
     remember_created,
 )
 from ..evenings import known_evenings
@@ -93,7 +93,9 @@ def _new_game_page(
     context = {
         "form": form,
         "circle": circle,
-        "circle_ref": circle_reference(circle) if circle is not None else "",
+        # The reference that brought the circle, carried on as it came: one made from a
+        # game's editor link never becomes the circle editor's (the grant table).
+        "circle_ref": form.seats.grant.reference() if form.seats.grant is not None else "",
         "variants": variants,
         "focus_name": focus_name,
         "rules_open": rules_open
@@ -123,12 +125,14 @@ def _blank_form(request: HttpRequest) -> NewGameForm:
     if reference:
         editor_link_shown(request)  # an old link may carry the game's token: not cached
     again, in_circle = again_game(reference[:200]) if reference else (None, False)
-    circle = reference_circle(request.GET.get("circle", ""))
-    if circle is None and in_circle and again is not None:
-        circle = again.circle
-    elif again is not None and circle is not None and again.circle_id != circle.pk:
+    grant = circle_grant(request.GET.get("circle", ""))
+    if grant is None and in_circle and again is not None and again.circle is not None:
+        grant = CircleGrant(again.circle, again)
+    elif again is not None and grant is not None and again.circle_id != grant.circle.pk:
         again = None
+    circle = grant.circle if grant is not None else None
     seats = SeatList([], _roster(circle), circle=circle)
+    seats.grant = grant
     if again is not None:
         initial.update(_again(again, seats, circle is not None))
     elif circle is not None:
@@ -143,8 +147,10 @@ def _new_game_post(request: HttpRequest) -> HttpResponse:
     the page again as the player left it; "Start" starts the game or says what is wrong."""
     data = request.POST.copy()
     reference = data.get("circle", "")
-    circle = reference_circle(reference) if reference else None
+    grant = circle_grant(reference) if reference else None
+    circle = grant.circle if grant is not None else None
     seats = SeatList(data.getlist("seat"), _roster(circle), circle=circle)
+    seats.grant = grant
     if reference and circle is None:
         seats.error = _(
             "The circle's editor link was replaced: open its new link to start its game."

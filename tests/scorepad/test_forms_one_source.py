@@ -186,14 +186,14 @@ def test_every_change_without_its_version_or_token_is_incomplete_and_says_so(var
 
 def test_an_evening_s_change_is_incomplete_without_its_version_or_token(db):
     game = GameFactory()
-    good = {"game": game.viewer_token, "stake": "0.10", "version": "1", "once": "add-0123456789"}
+    good = {"game": game.editor_token, "stake": "0.10", "version": "1", "once": "add-0123456789"}
     assert AddGameForm(good).is_valid()
     for spoil in ({"version": "0"}, {"version": ""}, {"once": ""}):
         form = AddGameForm({**good, **spoil})
         assert not form.is_valid()
         assert form.incomplete()
     # Its own errors come in the order of its fields, the game before the stake.
-    form = AddGameForm({**good, "game": "", "stake": ""})
+    form = AddGameForm({**good, "game": "", "stake": "abc"})
     assert list(form.errors) == ["game", "stake"]
 
 
