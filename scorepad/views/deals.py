@@ -305,12 +305,18 @@ def _recorded_meanwhile(
     by_pk = {s.pk: s for s in seats}
     recorded = {by_pk[score.seat_id].position: score.points for score in deal.scores.all()}
     same = form.result is not None and form.result.scores == recorded
+    # "Correct it with mine" overwrites the other phone's values where this entry differs:
+    # carried as ``over``, so that phone is told which (as after a correction conflict).
+    theirs = conflicts.form_values(_stored_form(fresh, deal))
+    typed = conflicts.form_values(form)
+    over = {name: value for name, value in theirs.items() if typed.get(name, "") != value}
     conflict = {
         "kind": "recorded",
         "number": number,
         "ledger": [(s, recorded[s.position]) for s in seats if s.position in recorded],
         "same": same,
         "edit_url": game_url(fresh.token, "deal-edit", number=number),
+        "over": conflicts.encode(over) if over else "",
     }
     notice = _(
         "Another phone recorded deal %(n)d while you were entering this. "

@@ -409,3 +409,26 @@ def test_any_base_of_a_stale_correction_is_answered_never_500(phones, nordic, ba
     assert points(nordic, 1) == before
     decoded = conflicts.decode(base)
     assert decoded is None or all(isinstance(v, str) for v in decoded.values())
+
+
+def test_correcting_a_deal_recorded_meanwhile_tells_the_other_phone_what_was_replaced(
+    phones, nordic
+):
+    """Phone A recorded deal 2 with Cleo at 35; phone C, asked, corrects it with its own 30:
+    A's sheet says which of its values was replaced (it once said only "Sheet updated")."""
+    a, c = phones
+    form_a, form_c = open_new(a, nordic), open_new(c, nordic)
+    a.post(url(nordic, "deal-new"), {**form_a, "went_out": "0", "points_1": "5", "points_2": "35"})
+    body = c.post(
+        url(nordic, "deal-new"), {**form_c, "went_out": "0", "points_1": "5", "points_2": "30"}
+    ).content.decode()
+    answer = c.post(url(nordic, "deal-edit", number=2), form_fields(body))
+    assert answer.status_code == 302
+    assert points(nordic, 2) == {0: 0, 1: 5, 2: 30}
+    sheet = html.unescape(a.get(url(nordic, "game")).content.decode())
+    assert "Deal 2: your 35 for Cleo was replaced by the other phone's 30." in sheet
+    assert "your 5 for Ben" not in sheet  # the same on both phones: nothing replaced
+    # Phone C, which made the correction, is told nothing of the kind.
+    assert "was replaced by the other phone" not in html.unescape(
+        c.get(url(nordic, "game")).content.decode()
+    )
