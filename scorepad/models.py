@@ -734,9 +734,11 @@ class Game(models.Model):
             later = Deal.objects.filter(game=game, number__gt=number)
             later.update(number=-(F("number") - 1))
             Deal.objects.filter(game=game, number__lt=0).update(number=-F("number"))
+            details: dict[str, Any] = {"deal_number": number, "before": before}
             if game.is_finished and not game.is_complete(game.deal_count()):
                 game.resume()
-            return {"deal_number": number, "before": before}
+                details["resumed"] = True  # bringing the deal straight back ends it again
+            return details
 
         return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
 
@@ -766,7 +768,12 @@ class Game(models.Model):
             deal.set_result(result)
             deal.save()
             deal.save_scores(result)
-            if game.is_complete(count + 1):
+            # The game is as it was before ``source`` when nothing happened since: a game
+            # that taking the deal away resumed ends again (a classic game ended by hand).
+            latest = game.events.order_by("-pk").values_list("pk", flat=True).first()
+            details = source.details if isinstance(source.details, dict) else {}
+            again = details.get("resumed") is True and latest == source.pk
+            if game.is_complete(count + 1) or again:
                 game.finish()
             return {"deal_number": at, "after": deal.snapshot(result), "source": source.pk}
 

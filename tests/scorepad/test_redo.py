@@ -225,3 +225,41 @@ def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(crea
     answer = creator.post(url(game, "deal-restore"), data, follow=True)
     assert "Deal 1 brought back." in answer.content.decode()
     assert len(rows(game)) == 3
+
+
+def test_redo_after_undoing_the_last_deal_of_an_ended_game_ends_it_again(creator, three_deals):
+    """A classic game ended by hand: undo its last deal (the game goes on again), then Redo:
+    the game is as it was, ended (it once stayed open and had to be ended again)."""
+    from tests.factories import ACTOR
+
+    game = three_deals
+    game.end(version=game.version, once=None, actor=ACTOR)
+    page = undo(creator, game).content.decode()
+    game.refresh_from_db()
+    assert not game.is_finished
+    answer = creator.post(url(game, "deal-redo"), redo_form(page), follow=True)
+    assert "Deal 3 brought back." in answer.content.decode()
+    game.refresh_from_db()
+    assert game.is_finished
+    assert "Final standings" in answer.content.decode()
+
+
+def test_a_deal_undone_long_ago_comes_back_into_a_game_that_goes_on(creator, three_deals):
+    """Only a Redo right after the undo ends the game again: brought back from the history
+    after another change, the deal joins the game as it goes on now."""
+    from tests.factories import ACTOR
+
+    game = three_deals
+    game.end(version=game.version, once=None, actor=ACTOR)
+    undo(creator, game)
+    game.refresh_from_db()
+    game.set_target(None, 10, version=game.version, once=None, actor=ACTOR)
+    event = GameEvent.objects.get(game=game, kind="undone")
+    history = creator.get(url(game, "game-history")).content.decode()
+    form = re.search(rf'<form[^>]*/deals/restore/".*?value="{event.pk}".*?</form>', history, re.S)
+    assert form, "no bring back in the history"
+    data = {"version": hidden(form.group(0), "version"), "once": hidden(form.group(0), "once")}
+    creator.post(url(game, "deal-restore"), {**data, "event": event.pk})
+    game.refresh_from_db()
+    assert len(rows(game)) == 3
+    assert not game.is_finished
