@@ -10,7 +10,8 @@ from datetime import datetime
 
 from django.db.models import Count, Max, Min, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from rules.engine.variants import VARIANT_IDS, get_variant
@@ -95,12 +96,16 @@ def player_list(request: HttpRequest, access: CircleAccess) -> HttpResponse:
 @circle_view()
 def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResponse:
     """One person's ratings, record, streaks and head-to-head per variant in the circle,
-    computed on read from the stored deals (scorepad/stats.py); anyone not of this circle
-    (or merged into another) is a 404."""
+    computed on read from the stored deals (scorepad/stats.py); someone merged into another
+    leads to that one's page (an old link or bookmark still works), anyone not of this
+    circle is a 404."""
     circle = access.circle
-    person = Person.objects.filter(circle=circle, pk=pk, merged_into__isnull=True).first()
+    person = Person.objects.filter(circle=circle, pk=pk).first()
     if person is None:
         raise Http404("no such person in this circle")
+    if person.merged_into_id is not None:
+        root = roots(circle.pk).get(person.pk, person.pk)
+        return redirect(reverse("circle-player", args=[access.token, root]))
     records = player_records(game_records(person), person.pk)
     opponents = {h.opponent for r in records for h in r.head_to_head}
     names: dict[Hashable, str] = dict(

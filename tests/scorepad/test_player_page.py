@@ -191,3 +191,26 @@ def test_a_player_who_joined_late_counts_the_deals_played_and_the_starting_total
         "Ben": (1, 0, 1, 0),
         "Cleo": (1, 0, 1, 0),
     }
+
+
+def test_a_merged_person_s_old_page_leads_to_the_person_they_count_as(client):
+    """An old link to Cleo's page, once Cleo was merged into Cleopatra (and Cleopatra into
+    Cleo P.), leads to Cleo P.'s page (it once answered 404); separated again, it is Cleo's
+    own page again."""
+    circle = CircleFactory()
+    play(["Anna", "Ben", "Cleo"], [0], circle)
+    play(["Anna", "Ben", "Cleopatra"], [1], circle)
+    play(["Anna", "Ben", "Cleo P."], [2], circle)
+    cleo, cleopatra, cleo_p = (circle.find(n) for n in ("Cleo", "Cleopatra", "Cleo P."))
+    Person.objects.filter(pk=cleo.pk).update(merged_into=cleopatra)
+    Person.objects.filter(pk=cleopatra.pk).update(merged_into=cleo_p)
+    answer = page(client, cleo)
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse(
+        "circle-player", kwargs={"token": circle.viewer_token, "pk": cleo_p.pk}
+    )
+    assert "<h1>Cleo P." in client.get(answer["Location"]).content.decode()
+    Person.objects.filter(pk=cleo.pk).update(merged_into=None)
+    again = page(client, cleo)
+    assert again.status_code == 200
+    assert "<h1>Cleo<" in again.content.decode() or "<h1>Cleo " in again.content.decode()
