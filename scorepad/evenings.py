@@ -30,7 +30,7 @@ from rules.engine.scoring import ScoreError, Standing
 
 from . import charts
 from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
-from .models import Evening, EveningGame, Game, Person, Seat, roots
+from .models import Evening, EveningEvent, EveningGame, Game, Person, Seat, roots
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
 
@@ -268,3 +268,37 @@ def build_evening(evening: Evening) -> EveningPage:
         carry={k: (names[k], persons[k], cents) for k, cents in book.carry().items()},
         in_progress=sum(1 for e in entries if not e.game.is_finished),
     )
+
+
+# --- corrections after a carry ---------------------------------------------------------------
+
+
+def adjustments(
+    evening: Evening,
+) -> tuple[list[list[tuple[str, int]]], list[list[tuple[str, int]]]]:
+    """The differences a correction after a carry moved along the chain of evenings
+    (``models.carry_difference``): those added to the balances this evening starts from,
+    and those a correction of this closed evening's games sent to the next one; each a list
+    of (name, cents) per correction, oldest first."""
+
+    def lines(events) -> list[list[tuple[str, int]]]:
+        out = []
+        for event in events:
+            rows = event.details.get("balances") if isinstance(event.details, dict) else None
+            if isinstance(rows, list):
+                out.append(
+                    [(str(r[0]), int(r[1])) for r in rows if isinstance(r, list) and len(r) == 2]
+                )
+        return out
+
+    incoming = EveningEvent.objects.filter(evening=evening, kind="adjusted").order_by("pk")
+    outgoing: list = []
+    if evening.next_evening_id is not None:
+        outgoing = [
+            e
+            for e in EveningEvent.objects.filter(
+                evening_id=evening.next_evening_id, kind="adjusted"
+            ).order_by("pk")
+            if isinstance(e.details, dict) and e.details.get("from") == evening.pk
+        ]
+    return lines(incoming), lines(outgoing)

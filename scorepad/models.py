@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.engine.audit import AuditError, stake_deal_flaw
+from rules.engine.evening import game_money
 from rules.engine.scoring import running_totals, standings
 from rules.engine.variants import (
     CLASSIC,
@@ -396,6 +397,9 @@ class Game(models.Model):
     circle = models.ForeignKey(
         Circle, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
+    # Its money was carried with its evening's balances to the next evening: a change of
+    # its totals from then on carries the difference forward (``Evening.carry``).
+    carried = models.BooleanField(default=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -510,12 +514,16 @@ class Game(models.Model):
                     if once and GameEvent.objects.filter(form_token=once).exists():
                         raise AlreadyDone
                     raise StaleVersion
+                # A game whose money was carried (read at ``version``: carrying bumps it).
+                before = carried_money(self) if self.carried else None
                 details = apply(self)
                 totals, deals = self.recompute_totals(rows)
                 reached = kind in ADDS_A_DEAL and not self.is_finished
                 if reached and self.target_reached(deals, totals):
                     self.finish()
                     details["target"] = True
+                if before is not None:
+                    carry_difference(self, before, carried_money(self), actor)
                 event = GameEvent.objects.create(
                     game=self,
                     kind=kind,
@@ -1022,6 +1030,7 @@ class GameEvent(models.Model):
         "resumed": _("Game resumed"),
         "link_replaced": _("Link replaced"),
         "circle": _("Game put into a circle"),
+        "carried": _("Money carried to the next evening"),
     }
     ACTORS = {
         "creator": _("the phone that started the game"),
@@ -1216,15 +1225,44 @@ class Evening(models.Model):
         version: int,
         once: str,
         actor: Actor,
+        games: dict[int, int] | None = None,
     ) -> Evening:
         """Close this evening and start the next of its circle from ``balances`` (by player:
-        the name, the person of the circle or None, the cents; worked out at ``version``:
-        the version check keeps them this evening's)."""
+        the name, the person of the circle or None, the cents; worked out at ``version``
+        from its games at ``games``' versions, by game id: the version checks keep them this
+        evening's). Each game's version moves on too, with a history entry, and the game is
+        marked ``carried``: a change of a game made meanwhile, or sent from a form of
+        before, is stale, and every later change carries its difference forward
+        (``carry_difference``)."""
         made: list[Evening] = []
+        seen = (
+            games
+            if games is not None
+            else dict(Game.objects.filter(evening_games__evening=self).values_list("pk", "version"))
+        )
 
         def apply(evening: Evening) -> dict[str, Any]:
             if evening.is_closed:
                 raise EveningClosed
+            entries = set(evening.games.values_list("game_id", flat=True))
+            if entries != set(seen):
+                raise StaleVersion
+            for game_id, game_version in seen.items():
+                moved = Game.objects.filter(pk=game_id, version=game_version).update(
+                    version=F("version") + 1, updated_at=timezone.now(), carried=True
+                )
+                if not moved:  # the game changed since its money was read
+                    raise StaleVersion
+            GameEvent.objects.bulk_create(
+                GameEvent(
+                    game_id=game_id,
+                    kind="carried",
+                    details={"evening": evening.pk},
+                    actor=actor.role,
+                    device=actor.device,
+                )
+                for game_id in seen
+            )
             following = Evening.objects.create(
                 name=evening.name, stake=evening.stake, circle_id=evening.circle_id
             )
@@ -1317,6 +1355,86 @@ class EveningBalance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.cents} in evening {self.evening_id}"
+
+
+# (seat id) -> (the seat's name, its person, its money in the game, in cents)
+SeatMoney = dict[int, tuple[str, int | None, int]]
+
+
+def carried_money(game: Game) -> tuple[EveningGame, SeatMoney] | None:
+    """The money each seat of ``game`` has in the closed evening it counts in, as stored
+    now; None when its evening is not closed (or it is in none)."""
+    entry = EveningGame.objects.filter(game=game).select_related("evening").first()
+    if entry is None or not entry.evening.is_closed:
+        return None
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    money = game_money({s.pk: s.total for s in seats}, game.variant_id, entry.stake)
+    return entry, {s.pk: (s.name, s.person_id, money[s.pk]) for s in seats}
+
+
+def carry_difference(
+    game: Game,
+    before: tuple[EveningGame, SeatMoney],
+    after: tuple[EveningGame, SeatMoney] | None,
+    actor: Actor,
+) -> None:
+    """A game of a closed evening changed (in this transaction): the difference of its
+    money goes to the balances carried to the next evening, and on along the chain of
+    carried evenings, each of which moves to a new version with an "adjusted" entry. So the
+    closed evening shows the corrected game, and the chain of evenings always adds up
+    (docs/architecture.md, "Evenings")."""
+    entry, was = before
+    now = after[1] if after is not None else {}
+    difference: dict[tuple[str, int | None], int] = {}
+    for name, person, cents in was.values():
+        difference[(name, person)] = difference.get((name, person), 0) - cents
+    for name, person, cents in now.values():
+        difference[(name, person)] = difference.get((name, person), 0) + cents
+    difference = {key: cents for key, cents in difference.items() if cents}
+    if not difference:
+        return
+    evening = entry.evening
+    who = roots(evening.circle_id) if evening.circle_id is not None else {}
+
+    def key(name: str, person: int | None) -> str:
+        return f"p{who.get(person, person)}" if person is not None else name.casefold()
+
+    following, passed = evening.next_evening_id, set()
+    while following is not None and following not in passed:
+        passed.add(following)
+        rows = {
+            key(r.name, r.person_id): r for r in EveningBalance.objects.filter(evening_id=following)
+        }
+        by_name = {r.name: r for r in rows.values()}
+        for (name, person), cents in difference.items():
+            row = rows.get(key(name, person)) or by_name.get(name)
+            if row is not None:
+                EveningBalance.objects.filter(pk=row.pk).update(cents=F("cents") + cents)
+            else:
+                row = EveningBalance.objects.create(
+                    evening_id=following, name=name, person_id=person, cents=cents
+                )
+                rows[key(name, person)] = by_name[name] = row
+        # A name whose balance the correction brought to nothing is no longer carried (a
+        # seat renamed after the carry leaves its old name behind).
+        EveningBalance.objects.filter(evening_id=following, cents=0).delete()
+        Evening.objects.filter(pk=following).update(
+            version=F("version") + 1, updated_at=timezone.now()
+        )
+        EveningEvent.objects.create(
+            evening_id=following,
+            kind="adjusted",
+            details={
+                "from": evening.pk,
+                "game": game.pk,
+                "balances": [[name, cents] for (name, _person), cents in difference.items()],
+            },
+            actor=actor.role,
+            device=actor.device,
+        )
+        following = (
+            Evening.objects.filter(pk=following).values_list("next_evening_id", flat=True).first()
+        )
 
 
 class EveningEvent(models.Model):

@@ -34,6 +34,7 @@ from ..access import (
 from ..circles import is_circle_editor
 from ..evenings import (
     EveningAccess,
+    adjustments,
     build_evening,
     counted_elsewhere_message,
     evening_view,
@@ -149,6 +150,7 @@ def render_evening(
         # evening's version and its games' versions, whose deals change its money.
         "live_id": f"{evening.version}.{sum(e.game.version for e in evening.games.all())}",
     }
+    context["adjusted_in"], context["adjusted_out"] = adjustments(evening)
     if access.can_edit:
         choices = _choices(request, evening)
         if add_form is None:
@@ -456,7 +458,9 @@ def evening_carry(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         return redirect(evening_url(access.token))
 
     def change(**kwargs):
-        made.append(evening.carry(page.carry, **kwargs))
+        # The games' versions its money was read at: a game changed since makes it stale.
+        seen = {entry.game_id: entry.game.version for entry in evening.games.all()}
+        made.append(evening.carry(page.carry, games=seen, **kwargs))
 
     response = _write(
         request, access, change, _("The balances were carried: the next evening starts here.")

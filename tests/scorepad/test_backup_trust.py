@@ -141,7 +141,11 @@ def follows_itself(doc):
 
 
 def form_token_twice(doc):
-    doc["games"][1]["history"][-1]["form_token"] = doc["games"][0]["history"][-1]["form_token"]
+    def last_with_token(history):
+        return next(e for e in reversed(history) if e.get("form_token"))
+
+    first, second = (last_with_token(doc["games"][i]["history"]) for i in (0, 1))
+    second["form_token"] = first["form_token"]
 
 
 LINKS = {
