@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -264,8 +265,8 @@ def _held_editor_link(
     a phone that never opened the game's page too."""
     if not LINK.fullmatch(token):
         return None
-    circle_id = circle.pk if circle is not None else None
-    found = Game.objects.filter(editor_token=token, circle_id=circle_id).with_seats().first()
+    in_circle = Q(circle=circle) if circle is not None else Q(circle__isnull=True)
+    found = Game.objects.filter(in_circle, editor_token=token).with_seats().first()
     if found is None or any(g.pk == found.pk for g in offered):
         return None
     found.link_token = found.editor_token
