@@ -150,7 +150,14 @@ def test_the_hand_is_counted_in_words_that_need_no_plural(page, lang):
 
 @pytest.mark.parametrize(
     ("lang", "typed"),
-    [("pl", "W♥ D♣ JK"), ("en", "J♥ Q♣ JK"), ("de", "B♥ D♣ JK"), ("es", "S♥ C♣ JK")],
+    [
+        ("pl", "W♥ D♣ JK"),
+        ("en", "J♥ Q♣ JK"),
+        ("de", "B♥ D♣ JK"),
+        ("nb", "Kn♥ D♣ JK"),
+        ("fi", "j♡ Q♧ joker"),
+        ("es", "S♥ C♣ JK"),
+    ],
 )
 def test_cards_typed_with_suit_symbols_count_beside_the_grid_as_the_engine_counts(
     page, lang, typed
