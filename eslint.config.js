@@ -24,7 +24,7 @@ module.exports = [
   },
   {
     // Loaded by the browser and, for its tests, by node (module.exports).
-    files: ["static/js/outbox.js"],
+    files: ["static/js/outbox.js", "static/js/live.js", "static/js/cards.js"],
     languageOptions: { globals: { module: "readonly" } },
   },
   {

@@ -186,14 +186,30 @@ def parse_card(token: str, lang: str | None = None) -> Card:
     if parts is None:
         raise CardError(BAD_CARD, token=raw)
     rank_text, suit = parts
-    local = LOCAL_RANKS.get((lang or "en").split("-")[0].lower(), {})
-    if rank_text in local:
-        rank = local[rank_text]
-    elif rank_text in _CANONICAL_RANKS:
-        rank = _CANONICAL_RANKS[rank_text]
-    else:
+    rank = rank_tokens(lang).get(rank_text)
+    if rank is None:
         raise CardError(BAD_CARD, token=raw)
     return Card(rank, suit)
+
+
+def rank_tokens(lang: str | None = None) -> dict[str, int]:
+    """The rank tokens ``parse_card`` reads in ``lang`` (upper case): the canonical ones, and
+    the language's local letters, which win where both take the same token."""
+    return {**_CANONICAL_RANKS, **LOCAL_RANKS.get((lang or "en").split("-")[0].lower(), {})}
+
+
+def reading_table(lang: str | None = None) -> dict[str, Any]:
+    """How ``parse_card`` reads a token in ``lang``, as data: for the phone's card grid
+    (``static/js/cards.js`` reads the cards typed beside it with this very table, so its sum
+    is the engine's). ``ranks``: rank token -> canonical rank code; ``suits``: the last
+    character -> suit (a letter needs a rank before it, a symbol too, as no rank is empty);
+    ``jokers``: whole tokens that are a joker. All upper case: a token is read upper-cased."""
+    return {
+        "ranks": {token: RANK_CODES[rank] for token, rank in rank_tokens(lang).items()},
+        "suits": {**{s: s for s in SUITS}, **_SYMBOL_TO_SUIT},
+        "jokers": sorted(_JOKER_TOKENS),
+        "joker": JOKER_CODE,
+    }
 
 
 def parse_cards(text: str | Iterable[str], lang: str | None = None) -> list[Card]:

@@ -11,13 +11,25 @@ alone works (it accepts canonical tokens and the local rank letters of the langu
 
 from __future__ import annotations
 
+import json
+
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rules.engine.cards import JOKER, RANKS, RED_SUITS, SUITS, Card, local_code, local_token
+from rules.engine.cards import (
+    BAD_CARD,
+    JOKER,
+    RANKS,
+    RED_SUITS,
+    SUITS,
+    Card,
+    local_code,
+    local_token,
+    reading_table,
+)
 from rules.engine.variants import CLASSIC, Variant, get_variant
 from rules.pages.words import card_name, words
 from scorepad.kepthtml import KeptHTML
@@ -84,6 +96,11 @@ def _grid_context(target: str, label: str, scored_id: str | None, kept: bool) ->
             "points": scored.penalty(JOKER) if scored else None,
         },
         "points": points,
+        # How the engine reads a typed token in this language (suit symbols, local rank
+        # letters): cards.js reads the hand with it, so its sum is the engine's.
+        "reading": json.dumps(reading_table(lang), ensure_ascii=False, separators=(",", ":")),
+        # What the engine says of a token it cannot read ({% translate %} would double its %).
+        "unread": _(BAD_CARD),
     }
 
 

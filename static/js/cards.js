@@ -1,12 +1,44 @@
 /* The card grid (templates/cards/grid.html): its buttons type card tokens into a text input,
    the hand above the grid shows the cards as faces (tap one to take it out) and, in a game
    of penalties, what they are worth. Without this script the grid stays hidden and the
-   text input alone works. Loaded by the deal form (static/js/table.js after a swap). */
+   text input alone works. Loaded by the deal form (static/js/table.js after a swap).
+
+   A typed token is read exactly as the engine reads it (rules/engine/cards.py, parse_card):
+   with the engine's own table for the page's language, which the grid carries
+   (data-reading: suit letters and symbols, canonical and local rank letters, the jokers'
+   words), so "W♥ D♣ JK" in Polish counts as the saved deal will. A token the engine would
+   refuse is said so beside the grid, never counted as nothing. readCard is loaded by node
+   too, for the test that checks it against the engine for every token (tests/scorepad/). */
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.ScorepadCards = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  function own(map, key) {
+    return Object.prototype.hasOwnProperty.call(map, key) ? map[key] : null;
+  }
+
+  // The canonical code of a typed token ("JH", "JK"), or null when the engine would refuse it.
+  function readCard(token, table) {
+    var upper = String(token).trim().toUpperCase();
+    if (!upper) return null;
+    if (table.jokers.indexOf(upper) >= 0) return table.joker;
+    var suit = own(table.suits, upper.slice(-1));
+    var rank = suit && own(table.ranks, upper.slice(0, -1));
+    return rank ? rank + suit : null;
+  }
+
+  return { readCard: readCard };
+});
+
 (function () {
   "use strict";
-  if (window.cardGridOn) return;
+  if (typeof document === "undefined" || window.cardGridOn) return;
   window.cardGridOn = window.cardGrid = 1;
   var doc = document;
+  var readCard = window.ScorepadCards.readCard;
   doc.documentElement.classList.add("cards-js");
 
   function tokens(input) {
@@ -21,9 +53,10 @@
     return node;
   }
 
-  // One face, as templates/cards/face.html#face draws it: rank over suit.
+  // One face, as templates/cards/face.html#face draws it: rank over suit; a token that is
+  // no card as it was typed, marked.
   function face(key, token) {
-    if (!key) return el("span", "pc", token);
+    if (!key) return el("span", "pc unread", token);
     var text = key.textContent.trim();
     var joker = key.classList.contains("joker");
     var pc = el("span", "pc" + (joker ? " joker" : key.closest(".red-suit") ? " red" : ""));
@@ -32,21 +65,40 @@
     return pc;
   }
 
-  // The key of a token: typed in the page's letters (data-type, German "DH") or canonical.
+  // The engine's reading of this language, as the grid carries it (null on a page kept from
+  // before it did: the keys' own tokens then, as before).
+  function table(grid) {
+    if (grid._reading === undefined) {
+      try {
+        grid._reading = JSON.parse(grid.dataset.reading || "null");
+      } catch (e) {
+        grid._reading = null;
+      }
+    }
+    return grid._reading;
+  }
+
+  // The key of a token, read as the engine reads it.
   function keyOf(grid, token) {
-    var upper = token.toUpperCase(), keys = grid.querySelectorAll("[data-card]");
+    var reading = table(grid), keys, upper = token.toUpperCase(), code = upper;
+    if (reading) {
+      code = readCard(token, reading);
+      return code ? grid.querySelector('[data-card="' + code + '"]') : null;
+    }
+    keys = grid.querySelectorAll("[data-card]");
     for (var i = 0; i < keys.length; i++) {
       if ((keys[i].dataset.type || "").toUpperCase() === upper) return keys[i];
     }
-    return grid.querySelector('[data-card="' + upper + '"]');
+    return grid.querySelector('[data-card="' + code + '"]');
   }
 
   function show(grid, input) {
-    var list = tokens(input), points = 0, hand = grid.querySelector("[data-card-hand]");
+    var list = tokens(input), points = 0, unread = null, hand = grid.querySelector("[data-card-hand]");
     if (hand) hand.textContent = "";
     list.forEach(function (token, i) {
       var key = keyOf(grid, token);
-      points += key ? Number(key.dataset.points || 0) : 0;
+      if (key) points += Number(key.dataset.points || 0);
+      else if (unread === null) unread = token;
       if (!hand) return;
       var button = el("button", "check-card");
       button.type = "button";
@@ -55,12 +107,19 @@
       button.appendChild(face(key, token));
       hand.appendChild(button);
     });
+    // A token that is no card: the engine will refuse the hand, so no sum is shown, but
+    // what it will say.
+    var refused = unread === null ? "" : (grid.dataset.unread || "%(token)s ?").replace("%(token)s", unread);
     var out = grid.querySelector("[data-card-count]");
     if (out) out.textContent = String(list.length);
     out = grid.querySelector("[data-card-points]");
-    if (out) out.textContent = String(points);
+    if (out) {
+      out.textContent = refused ? "?" : String(points);
+      out.classList.toggle("unread", Boolean(refused));
+    }
     doc.querySelectorAll('[data-sum-for="' + input.id + '"]').forEach(function (sum) {
-      sum.textContent = list.length && grid.dataset.unit ? "· " + grid.dataset.unit + ": " + points : "";
+      sum.textContent = !list.length || !grid.dataset.unit ? "" : refused ? "· " + refused : "· " + grid.dataset.unit + ": " + points;
+      sum.classList.toggle("unread", Boolean(refused && grid.dataset.unit));
     });
   }
 

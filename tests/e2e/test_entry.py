@@ -146,3 +146,62 @@ def test_the_hand_is_counted_in_words_that_need_no_plural(page, lang):
         cards, points = gettext("Cards"), gettext("penalty points")
     expect(ben.locator(".card-count")).to_have_text(f"{cards}: 1 · {points}: 5")
     expect(ben.locator(".card-sum")).to_have_text(f"· {points}: 5")
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed"),
+    [
+        ("pl", "W♥ D♣ JK"),
+        ("en", "J♥ Q♣ JK"),
+        ("de", "B♥ D♣ JK"),
+        ("nb", "Kn♥ D♣ JK"),
+        ("fi", "j♡ Q♧ joker"),
+        ("es", "S♥ C♣ JK"),
+    ],
+)
+def test_cards_typed_with_suit_symbols_count_beside_the_grid_as_the_engine_counts(
+    page, lang, typed
+):
+    """Issue "Trust, part three", item 12: a jack, a queen and a joker typed with suit
+    symbols (and the page's rank letters) are 70 beside the grid, as in the preview and the
+    saved deal; before, the phone found no key for "W♥" or "Q♣" and said 50."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    page.goto(f"{page.base}/{lang}/games/{game.editor_token}/deals/new/")
+    form = page.locator(".deal-form")
+    form.locator("label.chip", has_text="Anna").click()
+    ben = form.locator(".penalty-row").nth(1)
+    ben.locator("summary").click()
+    ben.locator("textarea[name=cards_1]").fill(typed)
+    form.locator("input[name=points_2]").fill("5")
+    with translation.override(lang):
+        points = gettext("penalty points")
+    expect(ben.locator(".card-sum")).to_have_text(f"· {points}: 70")
+    expect(ben.locator(".card-sum")).not_to_have_class("card-sum unread")
+    expect(ben.locator("[data-card-points]")).to_have_text("70")
+    expect(ben.locator("[data-card-hand] .pc")).to_have_count(3)
+    expect(ben.locator("[data-card-hand] .pc.unread")).to_have_count(0)
+    expect(page.locator("#preview .ledger tr").nth(1)).to_contain_text("70")
+
+
+def test_a_typed_token_that_is_no_card_is_said_beside_the_grid_not_counted_as_nothing(page):
+    """In German "W" is no rank (Bube is B): the engine refuses "W♥", so the phone shows no
+    sum but what the engine will say, in the error's colour, and marks the token's face."""
+    game = GameFactory(variant_id="contract-nordic", players=["Anna", "Ben", "Cleo"])
+    page.goto(f"{page.base}/de/games/{game.editor_token}/deals/new/")
+    form = page.locator(".deal-form")
+    form.locator("label.chip", has_text="Anna").click()
+    ben = form.locator(".penalty-row").nth(1)
+    ben.locator("summary").click()
+    ben.locator("textarea[name=cards_1]").fill("W♥ D♣ JK")
+    form.locator("input[name=points_2]").fill("5")
+    with translation.override("de"):
+        refused = gettext("“%(token)s” is not a card.") % {"token": "W♥"}
+    sum_ = ben.locator(".card-sum")
+    expect(sum_).to_have_text(f"· {refused}")
+    expect(sum_).to_have_class("card-sum unread")
+    expect(ben.locator("[data-card-points]")).to_have_text("?")
+    expect(ben.locator("[data-card-hand] .pc.unread")).to_have_text("W♥")
+    red = page.evaluate("getComputedStyle(document.querySelector('.card-sum.unread')).color")
+    muted = page.evaluate("getComputedStyle(document.querySelector('.card-count')).color")
+    assert red != muted
+    expect(page.locator("#preview")).to_contain_text(refused)

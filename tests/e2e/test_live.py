@@ -137,6 +137,94 @@ def test_the_editors_phone_waits_for_its_own_saves_answer_not_its_event(
     assert len(editor.versions) == asked_before + 1
 
 
+# Every "version" event the page's stream brings, as it comes (before live.js hears it).
+HEARD = """(() => {
+  const Source = window.EventSource;
+  if (!Source) return;
+  window.heardVersions = [];
+  window.EventSource = class extends Source {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("version", (event) => window.heardVersions.push(event.data.split("\\n")[0]));
+    }
+  };
+})();"""
+
+
+class HeldAnswer:
+    """The next request to ``pattern`` once armed: sent on to the server at once (its answer
+    is what the server holds then), its answer held back until ``release``."""
+
+    def __init__(self, phone, pattern: str):
+        self.phone = phone
+        self.armed = False
+        self.held: list = []
+        phone.route(re.compile(pattern), self.handle)
+
+    def handle(self, route):
+        if not self.armed or self.held:
+            route.continue_()
+            return
+        self.held.append((route, route.fetch()))
+
+    def wait(self) -> None:
+        for _ in range(500):  # up to 10 s, for the phone to send the request
+            if self.held:
+                return
+            self.phone.wait_for_timeout(20)
+        raise AssertionError("the phone did not ask")
+
+    def release(self) -> None:
+        self.armed = False
+        route, answer = self.held.pop()
+        route.fulfill(response=answer)
+
+
+def heard(phone, version: int) -> None:
+    phone.wait_for_function(f"() => window.heardVersions.includes('{version}')")
+
+
+@pytest.mark.parametrize("where", ["sheet", "table"])
+def test_two_changes_close_together_the_phone_ends_at_the_newest(
+    streams, phones, live_server, where
+):
+    """Another phone sends two deals close together: the event of the second comes while
+    the fetch of the first is still loading (its answer held here until that event came,
+    and read by the server before the second deal). The phone fetches again after it and
+    shows the second deal: the editor's sheet, and table mode. (Before, the second fetch was
+    queued by htmx and dropped with the element the first answer replaced, and the stream
+    held the polls back: a deal behind until reloaded.)"""
+    game = GameFactory(players=["Anna", "Ben", "Cleo"])
+    phone = phones()
+    phone.add_init_script(HEARD)
+    if where == "sheet":
+        held = HeldAnswer(phone, r"/games/[^/]+/version\?")
+        phone.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+        stream_held(phone)
+        shown = phone.locator(".sheet tbody tr")
+    else:
+        held = HeldAnswer(phone, r"/table/version\?")
+        # Its first event asks its version check once (nothing changed): not the one held.
+        with phone.expect_response(lambda r: "/table/version?" in r.url):
+            phone.goto(f"{live_server.url}/en/games/{game.viewer_token}/table/")
+        stream_held(phone)
+        shown = phone.locator(".tm-deal")
+    held.armed = True
+    record_classic(game, 1)
+    game.refresh_from_db()
+    heard(phone, game.version)
+    held.wait()  # the fetch of deal 1, answered by the server, held on its way back
+    record_classic(game, 2)
+    game.refresh_from_db()
+    heard(phone, game.version)
+    held.release()
+    if where == "sheet":
+        expect(shown).to_have_count(2)
+    else:
+        expect(shown).to_have_text(re.compile(r"\b3\b"))
+    assert phone.evaluate("window.scorepadLive.open")
+
+
 def test_a_replaced_link_is_said_on_the_phone_that_follows_it(streams, phones, live_server):
     game = GameFactory(players=["Anna", "Ben"])
     viewer = phones()
