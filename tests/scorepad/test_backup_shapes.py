@@ -204,6 +204,50 @@ def test_a_text_as_long_as_its_column_restores(backup, tmp_path):
     assert GameEvent.objects.filter(device="d" * 16).exists()
 
 
+# --- what a column holds once ----------------------------------------------------------------
+def same_game_id(doc):
+    doc["games"][1]["id"] = doc["games"][0]["id"]
+
+
+def same_evening_id(doc):
+    doc["evenings"][1]["id"] = doc["evenings"][0]["id"]
+
+
+def two_evenings_carried_into_one(doc):
+    third = {**doc["evenings"][0], "id": 999, "games": [], "carried": [], "history": []}
+    third.update(viewer_token="v" * 24, editor_token="e" * 24)
+    doc["evenings"].append(third)
+
+
+def a_balance_named_twice(doc):
+    carried = doc["evenings"][carried_evening(doc)]["carried"]
+    carried[1]["name"] = carried[0]["name"]
+
+
+ONCE = {
+    "two games of one id": (same_game_id, "games[1].id: the same id as games[0].id."),
+    "two evenings of one id": (same_evening_id, "evenings[1].id: the same id as evenings[0].id."),
+    "two evenings carried into one": (
+        two_evenings_carried_into_one,
+        "evenings[2].next_evening: the same next evening as evenings[0].next_evening.",
+    ),
+    "a carried balance's name twice": (a_balance_named_twice, "carried[1].name: the same name as"),
+}
+
+
+@pytest.mark.parametrize(("change", "said"), ONCE.values(), ids=ONCE.keys())
+def test_what_a_column_holds_once_is_refused_twice_with_both_places(backup, tmp_path, change, said):
+    """Both databases refuse these too, but PostgreSQL's refusal runs to two lines (its
+    DETAIL) and names a constraint, not the place in the file."""
+    document = json.loads(json.dumps(backup))
+    change(document)
+    message = restore_text(tmp_path, json.dumps(document))
+    assert said in message, message
+    assert "\n" not in message, message
+    assert message.endswith("Nothing was imported."), message
+    assert nothing_stored()
+
+
 # --- any shape at any place ------------------------------------------------------------------
 def places(node, path=()):
     """Every place of a JSON document (keys and indexes), containers as well as leaves."""
