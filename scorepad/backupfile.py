@@ -197,7 +197,7 @@ class Column:
             ok = True  # any JSON (its numbers are checked by check_numbers)
         elif isinstance(field, models.BooleanField):
             ok = isinstance(value, bool)
-        else:
+        else:  # a whole number (bounds() knows no other kind of column)
             low, high = self.bounds()
             ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
         if not ok:
@@ -214,7 +214,12 @@ class Column:
         field = self.field()
         if isinstance(field, models.ForeignKey):  # a OneToOneField too
             field = field.target_field
-        low, high = INTEGER_RANGES[field.get_internal_type()]
+        kind = field.get_internal_type()
+        if kind not in INTEGER_RANGES:
+            raise TypeError(
+                f"The backup has no rule for a {kind} ({self.model.__name__}.{self.name})."
+            )
+        low, high = INTEGER_RANGES[kind]
         if isinstance(field, models.AutoField | models.BigAutoField | models.SmallAutoField):
             low = max(low, 1)
         return max(low, self.least if self.least is not None else low), high
@@ -242,14 +247,16 @@ def _amount(value: Any, field: models.DecimalField) -> Decimal | None:
     """``value`` as an amount the decimal column holds, or None."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
+    places = field.decimal_places or 0
     try:
         amount = Decimal(str(value))
-    except (InvalidOperation, ValueError):
+        if not amount.is_finite() or abs(amount) >= Decimal(10) ** (
+            (field.max_digits or 0) - places
+        ):
+            return None
+        return amount if amount == amount.quantize(Decimal(1).scaleb(-places)) else None
+    except (InvalidOperation, ValueError):  # not an amount; or more digits than it rounds
         return None
-    places = field.decimal_places or 0
-    if not amount.is_finite() or abs(amount) >= Decimal(10) ** ((field.max_digits or 0) - places):
-        return None
-    return amount if amount == amount.quantize(Decimal(1).scaleb(-places)) else None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from django.utils.translation import gettext, override
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from scorepad.backupfile import Column, Items, schema
 from scorepad.models import Circle, Evening, EveningBalance, Game, GameEvent
 from tests.scorepad.test_backup_trust import make_backup, nothing_stored
 from tests.scorepad.test_import_fuzz import json_values, spoil
@@ -202,6 +203,29 @@ def test_a_text_as_long_as_its_column_restores(backup, tmp_path):
     assert restore_text(tmp_path, json.dumps(document)) == ""
     assert EveningBalance.objects.filter(name="é" * 40).exists()
     assert GameEvent.objects.filter(device="d" * 16).exists()
+
+
+def columns(rule) -> list[Column]:
+    if isinstance(rule, Column):
+        return [rule]
+    if isinstance(rule, Items):
+        return columns(rule.rule)
+    return [column for inner in rule.keys.values() for column in columns(inner)]
+
+
+@pytest.mark.parametrize("old", [False, True], ids=["format 2", "format 1"])
+def test_every_value_the_restore_reads_has_its_model_field_s_rule(old):
+    """Each rule is a model field's (no second list of lengths and ranges to keep in step),
+    and each field is of a kind the reader knows."""
+    found = columns(schema(old))
+    assert len(found) >= 40
+    for column in found:
+        field = column.model._meta.get_field(column.name)
+        said = column.expected()
+        if isinstance(field, models.CharField):
+            assert said == f"a text of at most {field.max_length} characters"
+        elif not isinstance(field, models.DateTimeField | models.DecimalField | models.JSONField):
+            assert said.startswith("a whole number from "), (column, said)
 
 
 # --- what a column holds once ----------------------------------------------------------------
