@@ -14,11 +14,15 @@ A game that cannot be read (a row damaged outside the app) is named on stderr an
 the others are written and the exit status is 3.
 
 A restore goes into an empty database only (exit status 2 when any game or player is
-there). It runs in one transaction: every deal goes through the engine again and must score
-what the file says, and a file with any problem restores nothing (exit status 1). Texts no
-database stores (NUL, lone surrogates: an SQLite database may hold them from before) are
-cleaned, and each player or game cleaned is named on stderr, so an SQLite database can
-always move to PostgreSQL.
+there). Every value of the file is read first with the type, range and length of the column
+it goes to (``scorepad.backupfile``: PostgreSQL's, on SQLite too), so that what restores
+into one database restores into the other; a value that breaks them is refused with one
+line naming its place (``evenings[1].carried[0].name: a text of 10000 characters, not a
+text of at most 40 characters.``). The restore runs in one transaction: every deal goes
+through the engine again and must score what the file says, and a file with any problem
+restores nothing (exit status 1). Texts no database stores (NUL, lone surrogates: an SQLite
+database may hold them from before) are cleaned, and each player or game cleaned is named on
+stderr, so an SQLite database can always move to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ import json
 import os
 import sys
 import tempfile
-from datetime import UTC
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -37,12 +40,11 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import override
 
+from scorepad.backupfile import check_backup, check_numbers, load, parse_time, place
 from scorepad.forms.storable import storable_text
 from scorepad.models import (
-    NAME_MAX,
     Actor,
     Circle,
     CircleEvent,
@@ -71,32 +73,6 @@ PARTIAL = 3  # the backup was written, but some games could not be read and are 
 
 def _time(value):
     return value.isoformat() if value is not None else None
-
-
-def _parse_time(value: Any, what: str, *, optional: bool = False):
-    if value is None and optional:
-        return None
-    try:  # a well-formed but impossible date (2024-02-30) is a ValueError
-        parsed = parse_datetime(value) if isinstance(value, str) else None
-        if parsed is not None:
-            aware = parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
-            return aware.astimezone(UTC)  # past year 9999 in UTC: an OverflowError
-    except (ValueError, OverflowError):
-        pass
-    raise ImportProblem(f"{what}: {value!r} is not a date and time.")
-
-
-# The whole numbers the columns hold (SQLite stores 64 bits, PostgreSQL's integer 32).
-ID_RANGE = (1, 2**63 - 1)  # BigAutoField
-COUNT_RANGE = (0, 2**31 - 1)  # PositiveIntegerField, IntegerField
-CENTS_RANGE = (-(2**63) + 1, 2**63 - 1)  # BigIntegerField
-
-
-def _whole(value: Any, what: str, bounds: tuple[int, int]) -> int:
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ImportProblem(f"{what}: {value!r} is not a whole number from {low} to {high}.")
-    return value
 
 
 def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> None:
@@ -306,6 +282,7 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         isinstance(document, dict) and document.get("format") == FORMAT,
         "This is not a backup of the score pad.",
     )
+    check_numbers(document)  # a number of 5,000 digits or a NaN, wherever it stands
     _check(
         document.get("format_version") in READS,
         f"This backup has format version {document.get('format_version')!r}; "
@@ -330,7 +307,12 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         _storable(item, f"Evening #{item.get('id') if isinstance(item, dict) else n}", cleaned)
         for n, item in enumerate(evenings, start=1)
     ]
+    # Every value of the type, range and length of its column (before any is stored), then
+    # what the columns hold once: ids, links, one-time tokens, balances' names.
+    check_backup({"circles": circles, "games": games, "evenings": evenings}, old=old)
     _check_links(games, evenings, circles)
+    _check_once(circles, games, evenings)
+    _check_form_tokens(circles, "circle", "Circle")
     _check_form_tokens(games, "game", "Game")
     _check_form_tokens(evenings, "evening", "Evening")
     with transaction.atomic():
@@ -381,51 +363,80 @@ def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
                 used.add(token)
 
 
+def _check_once(circles: list[Any], games: list[Any], evenings: list[Any]) -> None:
+    """What a column holds once (the shapes already read): each id of a circle, a person, a
+    game and an evening; an evening carried into by one evening only; a balance's name once
+    in its evening. Said with the place of the second."""
+    for key, items in (("circles", circles), ("games", games), ("evenings", evenings)):
+        _once([((key, n, "id"), item["id"]) for n, item in enumerate(items)], "id")
+    _once(
+        [
+            (("circles", n, "people", i, "id"), person["id"])
+            for n, circle in enumerate(circles)
+            for i, person in enumerate(circle.get("people") or [])
+        ],
+        "id",
+    )
+    _once(
+        [
+            (("evenings", n, "next_evening"), item["next_evening"])
+            for n, item in enumerate(evenings)
+            if item.get("next_evening") is not None
+        ],
+        "next evening",
+    )
+    for n, item in enumerate(evenings):
+        _once(
+            [
+                (("evenings", n, "carried", i, "name"), balance["name"])
+                for i, balance in enumerate(item.get("carried") or [])
+            ],
+            "name",
+        )
+
+
+def _once(values: list[tuple[tuple[str | int, ...], Any]], what: str) -> None:
+    first: dict[Any, tuple[str | int, ...]] = {}
+    for path, value in values:
+        if value in first:
+            raise ImportProblem(f"{place(path)}: the same {what} as {place(first[value])}.")
+        first[value] = path
+
+
 def _import_circles(circles: list[Any]) -> dict[int, Person]:
     """The circles of a backup, their people (who is merged into whom) and history; the
     people by id."""
     people: dict[int, Person] = {}
     merges = []
     for item in circles:
-        _check(isinstance(item, dict) and isinstance(item.get("id"), int), "A circle has no id.")
         label = f"Circle #{item['id']}"
-        _whole(item["id"], "A circle's id", ID_RANGE)
-        _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
         circle = Circle.objects.create(
             pk=item["id"],
-            name=str(item.get("name") or "")[:NAME_MAX],
+            name=item.get("name") or "",
             version=item["version"],
-            viewer_token=str(item["viewer_token"]),
-            editor_token=str(item["editor_token"]),
-            created_at=_parse_time(item.get("created_at"), label),
-            updated_at=_parse_time(item.get("updated_at"), label),
+            viewer_token=item["viewer_token"],
+            editor_token=item["editor_token"],
+            created_at=parse_time(item.get("created_at"), label),
+            updated_at=parse_time(item.get("updated_at"), label),
         )
         for person in item.get("people") or []:
-            _check(
-                isinstance(person, dict)
-                and isinstance(person.get("id"), int)
-                and isinstance(person.get("name"), str)
-                and 0 < len(person["name"]) <= NAME_MAX,
-                f"{label}: a person is not readable: {person!r}",
-            )
-            _whole(person["id"], f"{label}: a person's id", ID_RANGE)
-            _check(person["id"] not in people, f"{label}: person #{person['id']} is listed twice.")
+            _check(person["name"] != "", f"{label}: person #{person['id']} has no name.")
             people[person["id"]] = Person(
                 pk=person["id"],
                 circle=circle,
                 name=person["name"],
-                created_at=_parse_time(person.get("created_at"), label),
+                created_at=parse_time(person.get("created_at"), label),
             )
             if person.get("merged_into") is not None:
                 merges.append((person["id"], person["merged_into"], circle.pk, label))
         CircleEvent.objects.bulk_create(
             CircleEvent(
                 circle=circle,
-                at=_parse_time(event["at"], label),
-                kind=str(event["kind"]),
+                at=parse_time(event["at"], label),
+                kind=event["kind"],
                 details=event.get("details") or {},
-                actor=str(event["actor"]),
-                device=str(event.get("device") or ""),
+                actor=event["actor"],
+                device=event.get("device") or "",
                 form_token=event.get("form_token") or None,
             )
             for event in item.get("history") or []
@@ -456,16 +467,12 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
         ),
         "a seated person is not in the game's circle.",
     )
-    _check(isinstance(entry["id"], int), "the game has no id.")
-    _whole(entry["id"], "the game's id", ID_RANGE)
-    _check(isinstance(entry["version"], int) and entry["version"] >= 1, "no version.")
-    _whole(entry["version"], "the version", (1, COUNT_RANGE[1]))
     fields = {
         "pk": entry["id"],
-        "viewer_token": str(entry["viewer_token"]),
-        "editor_token": str(entry["editor_token"]),
+        "viewer_token": entry["viewer_token"],
+        "editor_token": entry["editor_token"],
         "version": entry["version"],
-        "created_at": _parse_time(entry.get("created_at"), "created_at"),
+        "created_at": parse_time(entry.get("created_at"), "created_at"),
     }
     # Every deal is scored by the engine again and must match the file's scores.
     game = import_game(entry, actor=ACTOR, fields=fields, max_deals=None, max_seats=None)
@@ -488,13 +495,13 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
     _check(entry.get("status") in Game.Status.values, "unknown status.")
     Game.objects.filter(pk=game.pk).update(
         status=entry["status"],
-        finished_at=_parse_time(entry.get("finished_at"), "finished_at", optional=True),
-        updated_at=_parse_time(entry.get("updated_at"), "updated_at"),
+        finished_at=parse_time(entry.get("finished_at"), "finished_at", optional=True),
+        updated_at=parse_time(entry.get("updated_at"), "updated_at"),
     )
     deals = list(game.deals.order_by("number"))
     for deal, item in zip(deals, entry["deals"], strict=True):
-        deal.created_at = _parse_time(item.get("created_at"), f"deal {deal.number}")
-        deal.updated_at = _parse_time(item.get("updated_at"), f"deal {deal.number}")
+        deal.created_at = parse_time(item.get("created_at"), f"deal {deal.number}")
+        deal.updated_at = parse_time(item.get("updated_at"), f"deal {deal.number}")
     Deal.objects.bulk_update(deals, ["created_at", "updated_at"])
     # The game's own history instead of the "imported" entry.
     game.events.all().delete()
@@ -503,16 +510,12 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
     events = [
         GameEvent(
             game=game,
-            at=_parse_time(item["at"], "history"),
-            kind=str(item["kind"]),
-            deal_number=(
-                None
-                if item.get("deal_number") is None
-                else _whole(item["deal_number"], "a deal of the history", COUNT_RANGE)
-            ),
+            at=parse_time(item["at"], "history"),
+            kind=item["kind"],
+            deal_number=item.get("deal_number"),
             details=item.get("details") or {},
-            actor=str(item["actor"]),
-            device=str(item.get("device") or ""),
+            actor=item["actor"],
+            device=item.get("device") or "",
             form_token=item.get("form_token") or None,
         )
         for item in history
@@ -558,20 +561,16 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
     placed: dict[int, int] = {}  # game id -> the evening it is in: one evening per game
     made = []
     for item in evenings:
-        _check(isinstance(item, dict) and isinstance(item.get("id"), int), "An evening has no id.")
         label = f"Evening #{item['id']}"
-        _whole(item["id"], "An evening's id", ID_RANGE)
-        _check(isinstance(item["version"], int) and item["version"] >= 1, f"{label}: no version.")
-        _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
         evening = Evening.objects.create(
             pk=item["id"],
-            name=str(item.get("name") or "")[:NAME_MAX],
+            name=item.get("name") or "",
             stake=_stake(item["stake"], label),
             version=item["version"],
-            viewer_token=str(item["viewer_token"]),
-            editor_token=str(item["editor_token"]),
-            created_at=_parse_time(item.get("created_at"), label),
-            updated_at=_parse_time(item.get("updated_at"), label),
+            viewer_token=item["viewer_token"],
+            editor_token=item["editor_token"],
+            created_at=parse_time(item.get("created_at"), label),
+            updated_at=parse_time(item.get("updated_at"), label),
             circle_id=None if old else item.get("circle"),
         )
         _check(
@@ -595,15 +594,12 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
                 evening=evening,
                 game_id=entry["game"],
                 stake=_stake(entry["stake"], label),
-                position=_whole(entry["position"], f"{label}: a game's place", COUNT_RANGE),
-                added_at=_parse_time(entry.get("added_at"), label),
+                position=entry["position"],
+                added_at=parse_time(entry.get("added_at"), label),
             )
         carried = item.get("carried") or []
-        for balance in carried:
-            _whole(balance.get("cents"), f"{label}: a carried balance", CENTS_RANGE)
         _check(
-            all(isinstance(b.get("cents"), int) for b in carried)
-            and sum(b["cents"] for b in carried) == 0,
+            sum(b["cents"] for b in carried) == 0,
             f"{label}: the carried balances do not sum to zero.",
         )
         for b in carried:
@@ -616,7 +612,7 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
         EveningBalance.objects.bulk_create(
             EveningBalance(
                 evening=evening,
-                name=str(b["name"]),
+                name=b["name"],
                 person_id=None if old else b.get("person"),
                 cents=b["cents"],
             )
@@ -625,11 +621,11 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
         EveningEvent.objects.bulk_create(
             EveningEvent(
                 evening=evening,
-                at=_parse_time(event["at"], label),
-                kind=str(event["kind"]),
+                at=parse_time(event["at"], label),
+                kind=event["kind"],
                 details=event.get("details") or {},
-                actor=str(event["actor"]),
-                device=str(event.get("device") or ""),
+                actor=event["actor"],
+                device=event.get("device") or "",
                 form_token=event.get("form_token") or None,
             )
             for event in item.get("history") or []
@@ -697,10 +693,10 @@ class Command(BaseCommand):
     def restore(self, file: str) -> None:
         try:
             if file == "-":
-                document = json.load(sys.stdin)
+                document = load(sys.stdin)
             else:
                 with open(file, encoding="utf-8") as source:
-                    document = json.load(source)
+                    document = load(source)
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -721,8 +717,9 @@ class Command(BaseCommand):
         except RecursionError:
             raise CommandError(DEEP.format(file=file)) from None
         except DatabaseError as exc:
+            said = " ".join(str(exc).split())  # PostgreSQL's DETAIL on a line of its own
             raise CommandError(
-                f"The database refused the backup ({exc}). Nothing was imported."
+                f"The database refused the backup ({said}). Nothing was imported."
             ) from None
         for line in cleaned:
             self.stderr.write(line)
