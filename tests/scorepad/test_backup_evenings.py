@@ -83,6 +83,8 @@ def test_a_backup_restores_every_evening_as_it_was(evenings, tmp_path):
     assert EveningEvent.objects.filter(form_token="carry-x" * 3).count() == 1
     # New evenings get ids after the restored ones (sequences moved on, PostgreSQL too).
     assert Evening.objects.create(stake="1").pk > second.pk
+    # The carried evening's games still carry a correction forward.
+    assert set(Game.objects.filter(carried=True)) == {e.game for e in first.games.all()}
 
 
 def test_a_backup_without_evenings_still_restores(evenings, tmp_path):

@@ -638,6 +638,9 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
                 following in ids, f"Evening #{evening.pk}: the next evening is not in the backup."
             )
             Evening.objects.filter(pk=evening.pk).update(next_evening_id=following)
+    # The games of a carried evening carry a later correction forward (models.carry_difference).
+    closed = [evening.pk for evening, following in made if following is not None]
+    Game.objects.filter(evening_games__evening__in=closed).update(carried=True)
 
 
 # --- the command --------------------------------------------------------------------------
