@@ -275,3 +275,19 @@ def test_the_year_speaks_every_language(year, client, lang):
     if lang != "en":
         assert not [w for w in english if w in body], lang
     assert len(figures_on(body)) == 3
+
+
+@pytest.mark.django_db
+def test_this_year_s_game_still_going_counts_for_nothing_this_year(client):
+    """The year of today: a game finished and one still going, both started this year; only
+    the finished one counts (a fixture of past years alone cannot tell)."""
+    circle = CircleFactory()
+    play(circle, ["Anna", "Ben"], [0])
+    going = GameFactory(players=["Anna", "Ben"], circle=circle)
+    record_classic(going, 1)
+    record_classic(going, 1)
+    this_year = timezone.localtime().year
+    shown = figures_on(client.get(year_url(circle, this_year)).content.decode())
+    assert shown["Anna"]["Games"] == "1"
+    assert shown["Ben"]["Wins"] == "0"
+    assert shown["Anna"]["Wins"] == "1"

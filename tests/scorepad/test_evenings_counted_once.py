@@ -245,3 +245,19 @@ def test_the_migration_keeps_a_game_found_in_two_evenings_in_the_first_only():
     executor = MigrationExecutor(db)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_the_model_refuses_a_game_counted_in_another_evening_whatever_the_view_does(two_games):  # noqa: F811
+    """``Evening.add_game`` itself refuses a game of another evening (not only the page that
+    calls it), and the evening it was asked of stays as it was."""
+    from scorepad.models import CountedElsewhere
+
+    game = two_games[0]
+    first = Evening.objects.create(stake="0.10")
+    first.add_game(game, "0.10", version=1, once=None, actor=ACTOR)
+    other = Evening.objects.create(stake="0.10")
+    with pytest.raises(CountedElsewhere) as refused:
+        other.add_game(game, "0.10", version=1, once=None, actor=ACTOR)
+    assert refused.value.evening == first
+    assert Evening.objects.get(pk=other.pk).version == 1
+    assert not EveningGame.objects.filter(evening=other).exists()

@@ -214,3 +214,19 @@ def test_a_merged_person_s_old_page_leads_to_the_person_they_count_as(client):
     again = page(client, cleo)
     assert again.status_code == 200
     assert "<h1>Cleo</h1>" in again.content.decode()
+
+
+def test_the_players_list_counts_a_merged_person_s_games_as_the_one_they_count_as(client):
+    circle = CircleFactory()
+    play(["Anna", "Ben", "Cleo"], [0], circle)
+    play(["Anna", "Ben", "Cleo"], [2], circle)
+    play(["Anna", "Ben", "Cleopatra"], [2], circle)
+    cleo, cleopatra = circle.find("Cleo"), circle.find("Cleopatra")
+    circle.merge(cleo.pk, cleopatra.pk, version=circle.version, once=None, actor=ACTOR)
+    body = client.get(reverse("circle-players", kwargs={"token": circle.viewer_token}))
+    body = body.content.decode()
+    section = re.search(r'<h2 id="player-\d+">Cleopatra</h2>(.*?)</section>', body, re.S)
+    assert section, "Cleopatra has no section"
+    assert "<dt>Games</dt><dd>3</dd>" in section.group(1)
+    assert "2 of 3 finished games" in section.group(1)
+    assert ">Cleo<" not in body

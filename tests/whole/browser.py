@@ -8,6 +8,7 @@ version, a used one-time token) the way a phone left open on the table does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -278,6 +279,8 @@ class Phone:
         self.name = name
         self.client = Client(enforce_csrf_checks=True, HTTP_HOST="testserver")
         self.pages: list[Page] = []
+        # Called with every page this phone is answered (the walk checks what it shows).
+        self.on_page: Callable[[Page], None] | None = None
 
     def get(self, url: str, **headers: str) -> Page:
         Phone.requests += 1
@@ -287,6 +290,8 @@ class Phone:
         if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
             self.pages.append(page)
             del self.pages[:-30]
+        if self.on_page is not None:
+            self.on_page(page)
         return page
 
     def submit(
@@ -313,6 +318,8 @@ class Phone:
         if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
             self.pages.append(page)
             del self.pages[:-30]
+        if self.on_page is not None:
+            self.on_page(page)
         return page
 
 

@@ -152,8 +152,17 @@ class MEvening:
     carried_from: set[int] = field(default_factory=set)
     closed: bool = False
     creator: str = "A"
+    # The evening whose balances this one starts from: its start is that evening's end as
+    # it is now (a correction after the carry goes forward), not ``carried`` as it was.
+    previous: int | None = None
 
-    def ledger(self, games: dict[int, MGame]):
+    def start(self, games: dict[int, MGame], evenings: dict[int, MEvening]) -> dict[str, int]:
+        if self.previous is None or self.previous not in evenings:
+            return dict(self.carried)
+        before = evenings[self.previous].ledger(games, evenings).balances
+        return {name: cents for name, cents in before.items() if cents}
+
+    def ledger(self, games: dict[int, MGame], evenings: dict[int, MEvening] | None = None):
         money = []
         for pk, stake in self.games:
             game = games[pk]
@@ -161,7 +170,8 @@ class MEvening:
                 seat.name.casefold(): t for seat, t in zip(game.seats, game.totals(), strict=True)
             }
             money.append(MoneyGame(totals=totals, variant_id=game.variant, stake=stake))
-        return ledger(dict(self.carried), money)
+        carried = self.start(games, evenings) if evenings is not None else dict(self.carried)
+        return ledger(carried, money)
 
 
 def variant_players(variant_id: str) -> tuple[int, int]:

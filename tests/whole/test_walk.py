@@ -186,6 +186,13 @@ class Walk(RuleBasedStateMachine):
         self.steps = 0
         self.stroked = stroked_classes()
         self.prints: dict[tuple[str, int], tuple] = {}
+        # Phones B and C hold the links the walk gave them, no circle's: every page they
+        # are answered shows no editor link beyond those and no circle editor's reference
+        # (the grant table, docs/architecture.md).
+        for name in "BC":
+            self.phones[name].on_page = lambda page, name=name: self.shows_only_what_it_holds(
+                name, page
+            )
 
     def teardown(self):
         try:
@@ -1122,13 +1129,16 @@ class Walk(RuleBasedStateMachine):
         if not created:
             return
         new = created.pop()
-        carry = mev.ledger(self.games).carry()
+        carry = mev.ledger(self.games, self.evenings).carry()
         mev.closed = True
         self.evenings[new] = MEvening(
             pk=new,
             carried=carry,
             carried_from=mev.carried_from | {p for p, _s in mev.games},
+            previous=pk,
         )
+        # Carrying moves the carried games' versions (a form of before is stale now).
+        self.touched.update(p for p, _s in mev.games)
         evening = Evening.objects.get(pk=new)
         self.evening_links["B"][new] = evening.editor_token
         self.evening_links["C"][new] = evening.viewer_token
@@ -1155,12 +1165,66 @@ class Walk(RuleBasedStateMachine):
         self.evening_links[holder][pk] = new
         self.touched_evenings.add(pk)
 
+    # --- links across games, evenings and circles (the grant table) ----------------------
+    def held(self, phone: str) -> set[str]:
+        return set(self.links.get(phone, {}).values()) | set(
+            self.evening_links.get(phone, {}).values()
+        )
+
+    def shows_only_what_it_holds(self, phone: str, page: Page, held: set[str] | None = None):
+        from scorepad.access import circle_grant
+        from scorepad.models import Circle
+
+        held = self.held(phone) if held is None else held
+        held = held | set(re.findall(r"[\w-]{24,}", page.url))  # the link it opened itself
+        html = page.html
+        for model in (Game, Evening, Circle):
+            for token in model.objects.values_list("editor_token", flat=True):
+                if token in html:
+                    assert token in held, (
+                        f"phone {phone} was shown an editor link of a {model.__name__} it "
+                        f"does not hold, at {page.url}"
+                    )
+        for value in set(re.findall(r"[\w.-]+:[\w-]+", html)):
+            grant = circle_grant(value)
+            assert grant is None or not grant.whole_circle, (
+                f"phone {phone} was given the circle editor's reference at {page.url}"
+            )
+
+    @rule(i=st.integers(0, 99), kind=st.sampled_from(["editor", "viewer"]))
+    @precondition(lambda self: self.games)
+    def a_stranger_with_one_link(self, i, kind):
+        """A phone that holds one game's link and nothing else opens every page that link
+        leads to, and the pages that take a link (a new evening with the game, its
+        evenings, a new game after it): it is shown no other editor link, and through a
+        viewer link it cannot put the game into an evening of its own."""
+        pk = self.pick_game(i)
+        game = self.game(pk)
+        token = getattr(game, f"{kind}_token")
+        stranger = Phone("D")
+        held = {token} if kind == "editor" else set()
+        stranger.on_page = lambda page: self.shows_only_what_it_holds("D", page, held)
+        for rest in ("", "evenings/", "share/", "history/", "players/", "table/"):
+            stranger.get(f"/en/games/{token}/{rest}")
+        page = stranger.get(f"/en/evenings/new/?game={token}")
+        form = page.form("/evenings/new/")
+        offered = form.choices("games") if form is not None else []
+        if kind == "viewer":
+            assert not offered, "a viewer link is offered to put its game in an evening"
+            if form is not None:
+                before = Evening.objects.count()
+                stranger.submit(form, {"stake": "0.10", "games": [token]})
+                assert Evening.objects.count() == before, "a viewer link started an evening"
+        else:
+            assert set(offered) <= {token}, "a game's editor link offered other games"
+
     # --- invariants ------------------------------------------------------------------------
     @invariant()
     def pages_answer_and_totals_hold(self):
         self.steps += 1
         Walk.total_steps += 1
         lang = LANGS[self.steps % len(LANGS)]
+        self.touch_the_chains_of_touched_games()
         # Nothing the step did not mean to change has changed: another game (its version,
         # names, totals, links) or another evening is exactly as it was.
         prints = self.fingerprints()
@@ -1186,6 +1250,21 @@ class Walk(RuleBasedStateMachine):
         self.touched.clear()
         self.touched_evenings.clear()
         self.touched_circles.clear()
+
+    def touch_the_chains_of_touched_games(self) -> None:
+        """A change of a game of a carried evening carries its difference to the evenings
+        after it (models.carry_difference): they are meant to change too, and are checked."""
+        for ev in list(self.evenings.values()):
+            if not ({p for p, _s in ev.games} & self.touched):
+                continue
+            self.touched_evenings.add(ev.pk)
+            following = ev.pk
+            while True:
+                after = [e.pk for e in self.evenings.values() if e.previous == following]
+                if not after:
+                    break
+                following = after[0]
+                self.touched_evenings.add(following)
 
     def kept_answers_are_fresh(self, pk: int) -> None:
         """What a change kept ahead for the viewers' phones (scorepad/warm.py) is what a
@@ -1368,7 +1447,7 @@ class Walk(RuleBasedStateMachine):
 
         mev = self.evenings[pk]
         evening = Evening.objects.prefetch_related(*evening_prefetch()).get(pk=pk)
-        expected = mev.ledger(self.games).balances
+        expected = mev.ledger(self.games, self.evenings).balances
         book = build_evening(evening)
         got = {
             name.casefold(): cents for name, cents in zip(book.names, book.balances, strict=True)
