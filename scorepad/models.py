@@ -34,10 +34,12 @@ from rules.engine.variants import (
 )
 
 from . import reading, warm
+from .naming import distinct_name, name_key
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
 NAME_MAX = 40
+KEY_MAX = 4 * NAME_MAX  # a name's case folded may be longer (ß: ss)
 
 
 def new_token() -> str:
@@ -110,17 +112,26 @@ class Circle(models.Model):
         return list(self.persons.filter(merged_into__isnull=True).order_by("name", "pk"))
 
     def find(self, name: str) -> Person | None:
-        """The person of this circle with this name (case does not count), or None; a name
-        is never looked up outside the circle."""
-        folded = name.casefold()
-        for person in self.people():
-            if person.name.casefold() == folded:
-                return person
-        # A name merged into someone else is that someone (Cleo, merged into Cleopatra).
-        for person in self.persons.filter(merged_into__isnull=False).order_by("pk"):
-            if person.name.casefold() == folded:
-                return person.root()
-        return None
+        """The person of this circle with this name (by ``name_key``: case, NFC and invisible
+        controls do not count), or None; a name is never looked up outside the circle. A
+        name merged into someone else is that someone (Cleo, merged into Cleopatra)."""
+        person = self.persons.filter(key=name_key(name)).first()
+        return person.root() if person is not None else None
+
+    def person_for(self, name: str) -> Person:
+        """The person of this circle ``name`` is (``find``), or a new person of that name
+        (the unique key is the last guard)."""
+        person = self.find(name)
+        if person is not None:
+            return person
+        try:
+            with transaction.atomic():
+                return Person.objects.create(circle=self, name=name)
+        except IntegrityError:  # the same name made meanwhile, by a writer without the lock
+            found = self.find(name)
+            if found is None:
+                raise
+            return found
 
     def change(
         self,
@@ -169,11 +180,13 @@ class Circle(models.Model):
 
         def apply(circle: Circle) -> dict[str, Any]:
             person = circle._person(pk)
-            other = circle.find(name)
-            if other is not None and other.pk != person.pk:
-                raise NameTaken(other)
+            # Any other row of this name: another person, or a name merged into someone
+            # (this person too: Cleopatra cannot be renamed Cleo while Cleo is merged in).
+            other = circle.persons.filter(key=name_key(name)).exclude(pk=person.pk).first()
+            if other is not None:
+                raise NameTaken(other.root())
             before = person.name
-            Person.objects.filter(pk=person.pk).update(name=name)
+            Person.objects.filter(pk=person.pk).update(name=name, key=name_key(name))
             return {"person": person.pk, "before": before, "after": name}
 
         return self.change(version=version, once=once, actor=actor, kind="renamed", apply=apply)
@@ -254,6 +267,9 @@ class Person(models.Model):
 
     circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="persons")
     name = models.CharField(_("name"), max_length=NAME_MAX)
+    # ``name_key(name)``, set by ``save`` (and by every update of the name): one name, one
+    # row of the circle, merged or not (Circle.find).
+    key = models.CharField(max_length=KEY_MAX, editable=False)
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
     )
@@ -261,9 +277,19 @@ class Person(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["circle", "key"], name="person_name_once"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "key"}
+        super().save(*args, **kwargs)
 
     def root(self) -> Person:
         """The person this one counts as (itself unless merged; merges may chain)."""
@@ -598,7 +624,7 @@ class Game(models.Model):
             person = None
             if game.circle_id is not None:
                 circle = Circle.objects.get(pk=game.circle_id)
-                person = circle.find(name) or Person.objects.create(circle=circle, name=name)
+                person = circle.person_for(name)
                 if game.seats.filter(person__in=person.family()).exists():
                     raise StaleVersion
                 name = person.name  # the circle's spelling of who sits down
@@ -1221,10 +1247,17 @@ class Evening(models.Model):
             following = Evening.objects.create(
                 name=evening.name, stake=evening.stake, circle_id=evening.circle_id
             )
-            EveningBalance.objects.bulk_create(
-                EveningBalance(evening=following, name=name, person_id=person, cents=cents)
-                for name, person, cents in balances.values()
-            )
+            # Two players of one name (two people of a circle named alike before the name
+            # rule, "Zoe" and "Zoe"): each balance keeps its own row, the second "Zoe (2)".
+            taken: set[str] = set()
+            rows = []
+            for name, person, cents in balances.values():
+                name = distinct_name(name, taken, NAME_MAX)
+                taken.add(name_key(name))
+                rows.append(
+                    EveningBalance(evening=following, name=name, person_id=person, cents=cents)
+                )
+            EveningBalance.objects.bulk_create(rows)
             EveningEvent.objects.create(
                 evening=following,
                 kind="carried_in",

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.engine.variants import VARIANTS
 
 from ..models import NAME_MAX, Circle, Game, Person, Seat
+from ..naming import name_key
 from .data import small_int
 from .names import clean_name, name_or_error
 
@@ -60,7 +61,7 @@ class SeatList:
                 self.add_name(rest[:NAME_MAX])
 
     def _append(self, entry: SeatEntry) -> bool:
-        if any(e.name.casefold() == entry.name.casefold() for e in self.entries):
+        if any(name_key(e.name) == name_key(entry.name) for e in self.entries):
             self.error = _("%(name)s already has a seat.") % {"name": entry.name}
             return False
         if self.limit is not None and len(self.entries) >= self.limit:
@@ -75,7 +76,7 @@ class SeatList:
             self.error = error
             return False
         for person in self.roster.values():
-            if person.name.casefold() == name.casefold():
+            if person.key == name_key(name):
                 return self._append(SeatEntry(person.name, person.pk))
         known = self.circle.find(name) if self.circle is not None else None
         if known is not None and known.pk in self.roster:  # a name merged into someone
@@ -117,9 +118,7 @@ class SeatList:
             if game.circle_id is not None:
                 person = self.roster.get(entry.person_id) if entry.person_id else None
                 if person is None and self.circle is not None:
-                    person = self.circle.find(entry.name)
-                if person is None:
-                    person = Person.objects.create(circle_id=game.circle_id, name=entry.name)
+                    person = self.circle.person_for(entry.name)
             seats.append(
                 Seat.objects.create(game=game, name=entry.name, person=person, position=position)
             )

@@ -56,6 +56,7 @@ from scorepad.models import (
     Person,
     Seat,
 )
+from scorepad.naming import distinct_name, name_key, normal_name
 from scorepad.sheet import build_sheet, load_game
 from scorepad.tokens import LINK
 from scorepad.transfer import ImportProblem, export_document, import_game
@@ -386,6 +387,7 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
     people by id."""
     people: dict[int, Person] = {}
     merges = []
+    keys: dict[int, set[str]] = {}  # the name keys of each circle's people so far
     for item in circles:
         _check(isinstance(item, dict) and isinstance(item.get("id"), int), "A circle has no id.")
         label = f"Circle #{item['id']}"
@@ -410,10 +412,16 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
             )
             _whole(person["id"], f"{label}: a person's id", ID_RANGE)
             _check(person["id"] not in people, f"{label}: person #{person['id']} is listed twice.")
+            # The name rule, and one row per name: a backup made before it may hold two
+            # people of one name (the later one is kept as "Zoe (2)", as migration 0010 does).
+            taken = keys.setdefault(circle.pk, set())
+            name = distinct_name(normal_name(person["name"]) or "?", taken, NAME_MAX)
+            taken.add(name_key(name))
             people[person["id"]] = Person(
                 pk=person["id"],
                 circle=circle,
-                name=person["name"],
+                name=name,
+                key=name_key(name),
                 created_at=_parse_time(person.get("created_at"), label),
             )
             if person.get("merged_into") is not None:
