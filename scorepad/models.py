@@ -33,7 +33,7 @@ from rules.engine.variants import (
     get_variant,
 )
 
-from . import reading, warm
+from . import pauses, reading, warm
 from .naming import distinct_name, name_key
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
@@ -118,12 +118,20 @@ class Circle(models.Model):
         person = self.persons.filter(key=name_key(name)).first()
         return person.root() if person is not None else None
 
+    def lock(self) -> None:
+        """Lock this circle's row until the transaction ends: the writes that resolve names
+        to people or seat people (a new game, a join, a merge, a rename) take turns per
+        circle, so each reads the people and seats the one before it wrote. PostgreSQL's
+        ``FOR UPDATE``; on SQLite the IMMEDIATE transaction holds the one write lock."""
+        list(Circle.objects.filter(pk=self.pk).select_for_update().values_list("pk", flat=True))
+
     def person_for(self, name: str) -> Person:
-        """The person of this circle ``name`` is (``find``), or a new person of that name
-        (the unique key is the last guard)."""
+        """The person of this circle ``name`` is (``find``), or a new person of that name.
+        Called with the circle locked (``lock``); the unique key is the last guard."""
         person = self.find(name)
         if person is not None:
             return person
+        pauses.point("person.new")
         try:
             with transaction.atomic():
                 return Person.objects.create(circle=self, name=name)
@@ -205,6 +213,7 @@ class Circle(models.Model):
             theirs = Seat.objects.filter(person__in=target.family(), game__in=mine)
             if theirs.exists():
                 raise SameGame
+            pauses.point("merge.write")
             Person.objects.filter(pk=person.pk).update(merged_into=target)
             return {
                 "person": person.pk,
@@ -311,6 +320,12 @@ class Person(models.Model):
             found += more
             todo = more
         return found
+
+
+def seated_twice(game: Game, person: Person) -> bool:
+    """Whether someone who counts as ``person`` (the same person, merged in either way)
+    sits at ``game`` already."""
+    return game.seats.filter(person__in=person.root().family()).exists()
 
 
 def roots(circle_id: int) -> dict[int, int]:
@@ -624,10 +639,12 @@ class Game(models.Model):
             person = None
             if game.circle_id is not None:
                 circle = Circle.objects.get(pk=game.circle_id)
+                circle.lock()  # a merge or another game's new name waits, or went first
                 person = circle.person_for(name)
-                if game.seats.filter(person__in=person.family()).exists():
+                if seated_twice(game, person):
                     raise StaleVersion
                 name = person.name  # the circle's spelling of who sits down
+            pauses.point("join.write")
             last = game.seats.order_by("-position").values_list("position", flat=True).first()
             seat = Seat.objects.create(
                 game=game, name=name, person=person, position=(last or 0) + 1, start=start
