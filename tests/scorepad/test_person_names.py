@@ -131,3 +131,30 @@ def test_the_migration_marks_twins_and_undoes_a_merge_that_seats_one_person_twic
         "bob",
         "cleo",
     }
+
+
+@pytest.mark.django_db
+def test_a_backup_made_before_the_name_rule_restores_twins_apart(tmp_path):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    circle = CircleFactory(name="Fridays")
+    zoe = Person.objects.create(circle=circle, name="Zoe")
+    GameFactory(players=["Anna", "Anna\u200b", "Ben"])  # seated before the rule
+    out = io.StringIO()
+    call_command("backup", "export", stdout=out)
+    document = json.loads(out.getvalue())
+    people = document["circles"][0]["people"]
+    twin = {**people[0], "id": zoe.pk + 100, "name": "zoe\u200b", "merged_into": None}
+    document["circles"][0]["people"].append(twin)
+    Game.objects.all().delete()
+    Circle.objects.all().delete()
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    call_command("backup", "import", str(path), stdout=io.StringIO())
+    circle = Circle.objects.get()
+    assert sorted(p.name for p in circle.people()) == ["Zoe", "zoe (2)"]
+    game = Game.objects.get()
+    assert [s.name for s in game.seats.order_by("position")] == ["Anna", "Anna (2)", "Ben"]

@@ -395,7 +395,7 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
         _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
         circle = Circle.objects.create(
             pk=item["id"],
-            name=str(item.get("name") or "")[:NAME_MAX],
+            name=normal_name(str(item.get("name") or ""))[:NAME_MAX],
             version=item["version"],
             viewer_token=str(item["viewer_token"]),
             editor_token=str(item["editor_token"]),
@@ -449,6 +449,22 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
     return people
 
 
+def _names_apart(entry: dict[str, Any]) -> dict[str, Any]:
+    """The game's players under the name rule, two of one name kept apart ("Anna (2)"): a
+    backup made before the rule may seat "Anna" and "Anna" with a zero-width space, which
+    an import refuses as one name given twice. Those who left follow their seats."""
+    players, left = entry.get("players"), entry.get("left") or []
+    if not (isinstance(players, list) and all(isinstance(n, str) for n in players)):
+        return entry  # the import says what is wrong
+    taken: set[str] = set()
+    names = []
+    for name in players:
+        names.append(distinct_name(normal_name(name) or "?", taken, NAME_MAX))
+        taken.add(name_key(names[-1]))
+    gone = [new for old, new in zip(players, names, strict=True) if old in left]
+    return {**entry, "players": names, "left": gone if isinstance(left, list) else left}
+
+
 def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool) -> None:
     circle = None if old else entry.get("circle")
     seat_ids: list[Any] = [None] * len(entry.get("players") or []) if old else entry["seats"]
@@ -476,6 +492,7 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
         "created_at": _parse_time(entry.get("created_at"), "created_at"),
     }
     # Every deal is scored by the engine again and must match the file's scores.
+    entry = _names_apart(entry)
     game = import_game(entry, actor=ACTOR, fields=fields, max_deals=None, max_seats=None)
     seats = list(game.seats.order_by("position"))
     _check(len(seats) == len(seat_ids), "the players' names do not match the seated players.")
@@ -573,7 +590,7 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
         _whole(item["version"], f"{label}: the version", (1, COUNT_RANGE[1]))
         evening = Evening.objects.create(
             pk=item["id"],
-            name=str(item.get("name") or "")[:NAME_MAX],
+            name=normal_name(str(item.get("name") or ""))[:NAME_MAX],
             stake=_stake(item["stake"], label),
             version=item["version"],
             viewer_token=str(item["viewer_token"]),
