@@ -34,7 +34,7 @@ from rules.engine.variants import (
 )
 
 from . import pauses, reading, warm
-from .naming import distinct_name, name_key
+from .naming import distinct_name, name_key, normal_name
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
@@ -294,6 +294,7 @@ class Person(models.Model):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = normal_name(self.name) or self.name  # a seat's name from before the rule
         self.key = name_key(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:

@@ -90,7 +90,7 @@ def _gather(circle: Circle, games: list[Game]) -> None:
             person = circle.person_for(seat.name)
             if person.pk in here:  # "Anna" twice at one table (before the name rule): two
                 taken = set(circle.persons.values_list("key", flat=True))
-                name = distinct_name(normal_name(seat.name), taken, NAME_MAX)
+                name = distinct_name(normal_name(seat.name) or "?", taken, NAME_MAX)
                 person = Person.objects.create(circle=circle, name=name)
             here.add(person.pk)
             Seat.objects.filter(pk=seat.pk).update(person=person)

@@ -50,7 +50,7 @@ def test_a_person_is_not_renamed_to_a_name_merged_into_someone():
 @pytest.mark.django_db
 def test_games_that_seated_a_name_twice_make_two_people_of_a_new_circle():
     """Before the name rule a table could seat "Anna" and "Anna" with a zero-width space."""
-    game = GameFactory(players=["Anna", "Anna\u200b", "Ben"])
+    game = GameFactory(players=["\u202eAnna", "Anna\u200b", "Ben"])
     client = own(Client(), game)
     form = client.get(reverse("circle-new")).content.decode()
     offered = re.findall(r'name="games" id="[^"]+" value="([^"]+)"', form)
@@ -59,6 +59,7 @@ def test_games_that_seated_a_name_twice_make_two_people_of_a_new_circle():
     )
     circle = Circle.objects.get()
     assert sorted(p.name for p in circle.people()) == ["Anna", "Anna (2)", "Ben"]
+    assert Game.objects.get().seats.get(position=1).name == "Anna\u200b"  # the game's own
     people = [s.person_id for s in Game.objects.get().seats.all()]
     assert len(set(people)) == 3
 
