@@ -31,6 +31,7 @@ from rules.engine.scoring import ScoreError, Standing
 from . import charts
 from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
 from .models import Evening, EveningEvent, EveningGame, Game, Person, Seat, roots
+from .naming import name_key
 
 CREATED = "scorepad_evenings"  # ids of the evenings this phone started
 
@@ -200,7 +201,7 @@ class EveningPage:
 
 
 def player_key(name: str) -> str:
-    return name.casefold()
+    return name_key(name)
 
 
 def build_evening(evening: Evening) -> EveningPage:

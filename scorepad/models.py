@@ -34,11 +34,13 @@ from rules.engine.variants import (
     get_variant,
 )
 
-from . import reading, warm
+from . import pauses, reading, warm
+from .naming import distinct_name, name_key, normal_name
 
 TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
 
 NAME_MAX = 40
+KEY_MAX = 4 * NAME_MAX  # a name's case folded may be longer (ß: ss)
 
 
 def new_token() -> str:
@@ -111,17 +113,34 @@ class Circle(models.Model):
         return list(self.persons.filter(merged_into__isnull=True).order_by("name", "pk"))
 
     def find(self, name: str) -> Person | None:
-        """The person of this circle with this name (case does not count), or None; a name
-        is never looked up outside the circle."""
-        folded = name.casefold()
-        for person in self.people():
-            if person.name.casefold() == folded:
-                return person
-        # A name merged into someone else is that someone (Cleo, merged into Cleopatra).
-        for person in self.persons.filter(merged_into__isnull=False).order_by("pk"):
-            if person.name.casefold() == folded:
-                return person.root()
-        return None
+        """The person of this circle with this name (by ``name_key``: case, NFC and invisible
+        controls do not count), or None; a name is never looked up outside the circle. A
+        name merged into someone else is that someone (Cleo, merged into Cleopatra)."""
+        person = self.persons.filter(key=name_key(name)).first()
+        return person.root() if person is not None else None
+
+    def lock(self) -> None:
+        """Lock this circle's row until the transaction ends: the writes that resolve names
+        to people or seat people (a new game, a join, a merge, a rename) take turns per
+        circle, so each reads the people and seats the one before it wrote. PostgreSQL's
+        ``FOR UPDATE``; on SQLite the IMMEDIATE transaction holds the one write lock."""
+        list(Circle.objects.filter(pk=self.pk).select_for_update().values_list("pk", flat=True))
+
+    def person_for(self, name: str) -> Person:
+        """The person of this circle ``name`` is (``find``), or a new person of that name.
+        Called with the circle locked (``lock``); the unique key is the last guard."""
+        person = self.find(name)
+        if person is not None:
+            return person
+        pauses.point("person.new")
+        try:
+            with transaction.atomic():
+                return Person.objects.create(circle=self, name=name)
+        except IntegrityError:  # the same name made meanwhile, by a writer without the lock
+            found = self.find(name)
+            if found is None:
+                raise
+            return found
 
     def change(
         self,
@@ -170,11 +189,13 @@ class Circle(models.Model):
 
         def apply(circle: Circle) -> dict[str, Any]:
             person = circle._person(pk)
-            other = circle.find(name)
-            if other is not None and other.pk != person.pk:
-                raise NameTaken(other)
+            # Any other row of this name: another person, or a name merged into someone
+            # (this person too: Cleopatra cannot be renamed Cleo while Cleo is merged in).
+            other = circle.persons.filter(key=name_key(name)).exclude(pk=person.pk).first()
+            if other is not None:
+                raise NameTaken(other.root())
             before = person.name
-            Person.objects.filter(pk=person.pk).update(name=name)
+            Person.objects.filter(pk=person.pk).update(name=name, key=name_key(name))
             return {"person": person.pk, "before": before, "after": name}
 
         return self.change(version=version, once=once, actor=actor, kind="renamed", apply=apply)
@@ -193,6 +214,7 @@ class Circle(models.Model):
             theirs = Seat.objects.filter(person__in=target.family(), game__in=mine)
             if theirs.exists():
                 raise SameGame
+            pauses.point("merge.write")
             Person.objects.filter(pk=person.pk).update(merged_into=target)
             return {
                 "person": person.pk,
@@ -255,6 +277,9 @@ class Person(models.Model):
 
     circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="persons")
     name = models.CharField(_("name"), max_length=NAME_MAX)
+    # ``name_key(name)``, set by ``save`` (and by every update of the name): one name, one
+    # row of the circle, merged or not (Circle.find).
+    key = models.CharField(max_length=KEY_MAX, editable=False)
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="merged"
     )
@@ -262,9 +287,20 @@ class Person(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["circle", "key"], name="person_name_once"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = normal_name(self.name) or self.name  # a seat's name from before the rule
+        self.key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "key"}
+        super().save(*args, **kwargs)
 
     def root(self) -> Person:
         """The person this one counts as (itself unless merged; merges may chain)."""
@@ -286,6 +322,12 @@ class Person(models.Model):
             found += more
             todo = more
         return found
+
+
+def seated_twice(game: Game, person: Person) -> bool:
+    """Whether someone who counts as ``person`` (the same person, merged in either way)
+    sits at ``game`` already."""
+    return game.seats.filter(person__in=person.root().family()).exists()
 
 
 def roots(circle_id: int) -> dict[int, int]:
@@ -606,10 +648,12 @@ class Game(models.Model):
             person = None
             if game.circle_id is not None:
                 circle = Circle.objects.get(pk=game.circle_id)
-                person = circle.find(name) or Person.objects.create(circle=circle, name=name)
-                if game.seats.filter(person__in=person.family()).exists():
+                circle.lock()  # a merge or another game's new name waits, or went first
+                person = circle.person_for(name)
+                if seated_twice(game, person):
                     raise StaleVersion
                 name = person.name  # the circle's spelling of who sits down
+            pauses.point("join.write")
             last = game.seats.order_by("-position").values_list("position", flat=True).first()
             seat = Seat.objects.create(
                 game=game, name=name, person=person, position=(last or 0) + 1, start=start
@@ -1266,10 +1310,17 @@ class Evening(models.Model):
             following = Evening.objects.create(
                 name=evening.name, stake=evening.stake, circle_id=evening.circle_id
             )
-            EveningBalance.objects.bulk_create(
-                EveningBalance(evening=following, name=name, person_id=person, cents=cents)
-                for name, person, cents in balances.values()
-            )
+            # Two players of one name (two people of a circle named alike before the name
+            # rule, "Zoe" and "Zoe"): each balance keeps its own row, the second "Zoe (2)".
+            taken: set[str] = set()
+            rows = []
+            for name, person, cents in balances.values():
+                name = distinct_name(name, taken, NAME_MAX)
+                taken.add(name_key(name))
+                rows.append(
+                    EveningBalance(evening=following, name=name, person_id=person, cents=cents)
+                )
+            EveningBalance.objects.bulk_create(rows)
             EveningEvent.objects.create(
                 evening=following,
                 kind="carried_in",
@@ -1397,7 +1448,7 @@ def carry_difference(
     who = roots(evening.circle_id) if evening.circle_id is not None else {}
 
     def key(name: str, person: int | None) -> str:
-        return f"p{who.get(person, person)}" if person is not None else name.casefold()
+        return f"p{who.get(person, person)}" if person is not None else name_key(name)
 
     following, passed = evening.next_evening_id, set()
     while following is not None and following not in passed:

@@ -25,6 +25,7 @@ from .forms.names import clean_name
 from .forms.seats import SeatList
 from .forms.storable import UNSTORABLE_MESSAGE, has_unstorable_text
 from .models import Actor, Deal, DealScore, Game, GameEvent, Seat
+from .naming import normal_name
 from .sheet import Sheet
 from .templatetags.scorepad import contract as contract_words
 
@@ -207,7 +208,10 @@ def _table(document: dict, seats: int) -> int:
     left = document.get("left") or []
     names = document.get("players") or []
     if isinstance(left, list) and isinstance(names, list):
-        counts.append(len([n for n in names if n not in left]))
+        gone = {normal_name(n) for n in left if isinstance(n, str)}
+        counts.append(
+            len([n for n in names if not (isinstance(n, str) and normal_name(n) in gone)])
+        )
     variant = VARIANTS.get(str(document.get("variant")))
     if variant is not None:
         for n in counts:
@@ -316,8 +320,9 @@ def _come_and_go(game: Game, seats: list[Seat], document: dict) -> None:
             seat.start = start
     left = document.get("left") or []
     _require(isinstance(left, list), _("The starting totals of the export are not readable."))
+    gone = {normal_name(name) for name in left if isinstance(name, str)}
     for seat in seats:
-        seat.active = seat.name not in left
+        seat.active = seat.name not in gone
     Seat.objects.bulk_update(seats, ["start", "active"])
     if game.can_have_target:
         for field, digits in (("target_score", 6), ("target_deals", 3)):

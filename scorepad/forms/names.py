@@ -1,5 +1,6 @@
 """The rule of every name a person types (a seat's, a person's of a circle, an evening's):
-white space trimmed and folded to single spaces, at most ``NAME_MAX`` characters. One field,
+the name rule of ``scorepad.naming`` (NFC, white space folded, invisible controls removed),
+at most ``NAME_MAX`` characters. One field,
 :class:`NameField`, for the forms, and the rule itself, :func:`typed_name`, for the seat list
 of a new game and the circle's pages, which check a name without a form."""
 
@@ -12,6 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ..models import NAME_MAX
+from ..naming import normal_name
 
 # The box a name is typed in takes a little more than a name, so that a name too long is
 # told as such ("A name has at most 40 characters."), not as "This is too long."
@@ -19,11 +21,11 @@ NAME_BOX = 200
 
 
 def clean_name(raw: str) -> str:
-    return " ".join(raw.split())
+    return normal_name(raw)
 
 
 def typed_name(raw: Any, empty: str | Promise | None) -> str:
-    """The name ``raw`` gives (trimmed, folded); a ValidationError when it is too long, or
+    """The name ``raw`` gives (by the name rule); a ValidationError when it is too long, or
     when it is empty and ``empty`` is the message to say so (None: no name is a name)."""
     name = clean_name(raw if isinstance(raw, str) else "")
     if not name and empty is not None:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.engine.variants import CLASSIC
 
 from ..models import Game, Seat
+from ..naming import name_key
 from .change import VersionedChange
 from .data import small_int
 from .names import NameField
@@ -31,9 +32,9 @@ class ChangeForm(VersionedChange):
     def _free(self, name: str, keep: Seat | None = None) -> str:
         """``name`` (a name by the name rule already), unless another seat of this table has
         it, case aside."""
-        taken = {s.name.casefold() for s in self.seats if s is not keep}
+        taken = {name_key(s.name) for s in self.seats if s is not keep}
         # A seat "renamed" to the name it has changes nothing (no version, no history).
-        if name.casefold() in taken or (keep is not None and name == keep.name):
+        if name_key(name) in taken or (keep is not None and name == keep.name):
             raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
         return name
 

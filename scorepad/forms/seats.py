@@ -10,7 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.engine.variants import VARIANTS
 
-from ..models import NAME_MAX, Circle, Game, Person, Seat
+from .. import pauses
+from ..models import NAME_MAX, Circle, Game, Person, Seat, roots
+from ..naming import name_key
 from .data import small_int
 from .names import clean_name, name_or_error
 
@@ -28,6 +30,22 @@ class SeatEntry:
     @property
     def value(self) -> str:
         return f"p:{self.person_id}" if self.person_id else f"n:{self.name}"
+
+
+class OnePersonTwice(Exception):
+    """Two seats of a new game are one person of the circle now (merged, or one name typed
+    on two phones, since the seats were set up): nothing is seated."""
+
+    def __init__(self, first: str, second: str):
+        super().__init__(first, second)
+        self.first, self.second = first, second
+
+    @property
+    def message(self) -> str:
+        return _(
+            "%(name)s and %(other)s are one person of the circle now (merged on another "
+            "phone): check the players and start again."
+        ) % {"name": self.first, "other": self.second}
 
 
 MAX_SEATS = max(v.max_players for v in VARIANTS.values())
@@ -66,7 +84,7 @@ class SeatList:
                 self.add_name(rest[:NAME_MAX])
 
     def _append(self, entry: SeatEntry) -> bool:
-        if any(e.name.casefold() == entry.name.casefold() for e in self.entries):
+        if any(name_key(e.name) == name_key(entry.name) for e in self.entries):
             self.error = _("%(name)s already has a seat.") % {"name": entry.name}
             return False
         if self.limit is not None and len(self.entries) >= self.limit:
@@ -81,7 +99,7 @@ class SeatList:
             self.error = error
             return False
         for person in self.roster.values():
-            if person.name.casefold() == name.casefold():
+            if person.key == name_key(name):
                 return self._append(SeatEntry(person.name, person.pk))
         known = self.circle.find(name) if self.circle is not None else None
         if known is not None and known.pk in self.roster:  # a name merged into someone
@@ -116,16 +134,30 @@ class SeatList:
 
     def seat(self, game: Game) -> list[Seat]:
         """Seat these players at a new game, in order. In a circle's game each seat is a
-        person of the circle (a new name becomes a new person of it); outside, a name."""
+        person of the circle (a new name becomes a new person of it); outside, a name.
+
+        The people were read before the game's transaction; here, with the circle locked,
+        each seat is read again (a merge or another game's new name may have come between):
+        two seats that are one person now raise ``OnePersonTwice``, and nothing is seated."""
         seats = []
+        circle = self.circle if game.circle_id is not None else None
+        who: dict[int, int] = {}
+        seated: dict[int, str] = {}  # the person each seat counts as: its name here
+        if circle is not None:
+            circle.lock()
+            who = roots(circle.pk)
+        pauses.point("new_game.seat")
         for position, entry in enumerate(self.entries):
             person = None
-            if game.circle_id is not None:
-                person = self.roster.get(entry.person_id) if entry.person_id else None
-                if person is None and self.circle is not None:
-                    person = self.circle.find(entry.name)
+            if circle is not None:
+                if entry.person_id:
+                    person = circle.persons.filter(pk=entry.person_id).first()
                 if person is None:
-                    person = Person.objects.create(circle_id=game.circle_id, name=entry.name)
+                    person = circle.person_for(entry.name)
+                root = who.get(person.pk, person.pk)
+                if root in seated:
+                    raise OnePersonTwice(seated[root], entry.name)
+                seated[root] = entry.name
             seats.append(
                 Seat.objects.create(game=game, name=entry.name, person=person, position=position)
             )

@@ -26,6 +26,7 @@ from ..forms.change import once_token
 from ..forms.data import small_int
 from ..forms.names import name_or_error
 from ..models import (
+    NAME_MAX,
     Actor,
     AlreadyDone,
     Circle,
@@ -40,6 +41,7 @@ from ..models import (
     StaleVersion,
     roots,
 )
+from ..naming import distinct_name, name_key, normal_name
 from ..records import finished_years
 from .common import posted_once, public_url
 from .sheet import _qr
@@ -83,8 +85,14 @@ def _gather(circle: Circle, games: list[Game]) -> None:
         Game.objects.filter(pk=game.pk).update(circle=circle, version=F("version") + 1)
         GameEvent.objects.create(game=game, kind="circle", details={"circle": circle.name},
                                  actor="creator")  # fmt: skip
+        here: set[int] = set()
         for seat in game.seats.all():
-            person = circle.find(seat.name) or Person.objects.create(circle=circle, name=seat.name)
+            person = circle.person_for(seat.name)
+            if person.pk in here:  # "Anna" twice at one table (before the name rule): two
+                taken = set(circle.persons.values_list("key", flat=True))
+                name = distinct_name(normal_name(seat.name) or "?", taken, NAME_MAX)
+                person = Person.objects.create(circle=circle, name=name)
+            here.add(person.pk)
             Seat.objects.filter(pk=seat.pk).update(person=person)
 
 
@@ -92,7 +100,7 @@ def _matched_people(games: list[Game]) -> list[str]:
     names: dict[str, str] = {}
     for game in games:
         for seat in game.seats.all():
-            names.setdefault(seat.name.casefold(), seat.name)
+            names.setdefault(name_key(seat.name), seat.name)
     return sorted(names.values(), key=str.casefold)
 
 

@@ -20,6 +20,7 @@ from rules.engine.dealing import draw_first_dealer
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import ESSENCE, NAMES
 
+from .. import pauses
 from ..access import (
     CircleGrant,
     again_game,
@@ -33,7 +34,7 @@ from ..access import (
 from ..evenings import known_evenings
 from ..forms.data import small_int
 from ..forms.games import ImportForm, NewGameForm, option_field_name
-from ..forms.seats import SeatList
+from ..forms.seats import OnePersonTwice, SeatList
 from ..models import Actor, Circle, Game, GameEvent, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, htmx_of, partial_wanted
@@ -170,7 +171,12 @@ def _new_game_post(request: HttpRequest) -> HttpResponse:
     if op == "start" and not seats.error:
         form = NewGameForm(data, seats=seats)
         if form.is_valid():
-            return _started(request, _start(request, form, seats))
+            try:
+                return _started(request, _start(request, form, seats))
+            except OnePersonTwice as exc:  # a merge came between: the page, as it is now
+                seats = SeatList(data.getlist("seat"), _roster(circle), circle=circle)
+                seats.error = exc.message
+                form = NewGameForm(initial={key: data.get(key) for key in data}, seats=seats)
         return _new_game_page(request, form)
     form = NewGameForm(initial={key: data.get(key) for key in data}, seats=seats)
     changed = _house_rules_changed(form, data)
@@ -219,6 +225,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
         first_dealer = draw.dealer
     else:
         first_dealer = int(data["first_dealer"])
+    pauses.point("new_game.start")  # the seats were read; the game is not written yet
     with transaction.atomic():
         game = Game.objects.create(
             variant_id=variant.id,

@@ -45,6 +45,7 @@ from django.utils.translation import override
 from scorepad.backupfile import check_backup, check_numbers, load, parse_time, place
 from scorepad.forms.storable import storable_text
 from scorepad.models import (
+    NAME_MAX,
     Actor,
     Circle,
     CircleEvent,
@@ -58,6 +59,7 @@ from scorepad.models import (
     Person,
     Seat,
 )
+from scorepad.naming import distinct_name, name_key, normal_name
 from scorepad.sheet import build_sheet, load_game
 from scorepad.tokens import LINK
 from scorepad.transfer import ImportProblem, export_document, import_game
@@ -408,11 +410,12 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
     people by id."""
     people: dict[int, Person] = {}
     merges = []
+    keys: dict[int, set[str]] = {}  # the name keys of each circle's people so far
     for item in circles:
         label = f"Circle #{item['id']}"
         circle = Circle.objects.create(
             pk=item["id"],
-            name=item.get("name") or "",
+            name=normal_name(item.get("name") or ""),
             version=item["version"],
             viewer_token=item["viewer_token"],
             editor_token=item["editor_token"],
@@ -421,10 +424,16 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
         )
         for person in item.get("people") or []:
             _check(person["name"] != "", f"{label}: person #{person['id']} has no name.")
+            # The name rule, and one row per name: a backup made before it may hold two
+            # people of one name (the later one is kept as "Zoe (2)", as migration 0010 does).
+            taken = keys.setdefault(circle.pk, set())
+            name = distinct_name(normal_name(person["name"]) or "?", taken, NAME_MAX)
+            taken.add(name_key(name))
             people[person["id"]] = Person(
                 pk=person["id"],
                 circle=circle,
-                name=person["name"],
+                name=name,
+                key=name_key(name),
                 created_at=parse_time(person.get("created_at"), label),
             )
             if person.get("merged_into") is not None:
@@ -452,6 +461,22 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
     return people
 
 
+def _names_apart(entry: dict[str, Any]) -> dict[str, Any]:
+    """The game's players under the name rule, two of one name kept apart ("Anna (2)"): a
+    backup made before the rule may seat "Anna" and "Anna" with a zero-width space, which
+    an import refuses as one name given twice. Those who left follow their seats."""
+    players, left = entry.get("players"), entry.get("left") or []
+    if not (isinstance(players, list) and all(isinstance(n, str) for n in players)):
+        return entry  # the import says what is wrong
+    taken: set[str] = set()
+    names = []
+    for name in players:
+        names.append(distinct_name(normal_name(name) or "?", taken, NAME_MAX))
+        taken.add(name_key(names[-1]))
+    gone = [new for old, new in zip(players, names, strict=True) if old in left]
+    return {**entry, "players": names, "left": gone if isinstance(left, list) else left}
+
+
 def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool) -> None:
     circle = None if old else entry.get("circle")
     seat_ids: list[Any] = [None] * len(entry.get("players") or []) if old else entry["seats"]
@@ -475,6 +500,7 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
         "created_at": parse_time(entry.get("created_at"), "created_at"),
     }
     # Every deal is scored by the engine again and must match the file's scores.
+    entry = _names_apart(entry)
     game = import_game(entry, actor=ACTOR, fields=fields, max_deals=None, max_seats=None)
     seats = list(game.seats.order_by("position"))
     _check(len(seats) == len(seat_ids), "the players' names do not match the seated players.")
@@ -564,7 +590,7 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
         label = f"Evening #{item['id']}"
         evening = Evening.objects.create(
             pk=item["id"],
-            name=item.get("name") or "",
+            name=normal_name(item.get("name") or ""),
             stake=_stake(item["stake"], label),
             version=item["version"],
             viewer_token=item["viewer_token"],
