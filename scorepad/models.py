@@ -556,6 +556,7 @@ class Game(models.Model):
                     if once and GameEvent.objects.filter(form_token=once).exists():
                         raise AlreadyDone
                     raise StaleVersion
+                pauses.point("game.write")  # the game's row is this change's now
                 # A game whose money was carried (read at ``version``: carrying bumps it).
                 before = carried_money(self) if self.carried else None
                 details = apply(self)
@@ -1197,6 +1198,7 @@ class Evening(models.Model):
                     raise AlreadyDone
                 if not bumped:
                     raise StaleVersion
+                pauses.point("evening.write")  # the evening's row is this change's now
                 self.next_evening_id = (
                     Evening.objects.filter(pk=self.pk)
                     .values_list("next_evening_id", flat=True)
