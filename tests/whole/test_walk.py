@@ -1316,6 +1316,8 @@ class Walk(RuleBasedStateMachine):
                 )
                 assert page.status == 200, f"person page {lang}: {page.status}"
                 self.check_svgs(page)
+            if lang == langs[0]:
+                self.people_read_right(circle)
             # A circle's year for each year with a finished game of the circle's (none else).
             years = {
                 g.finished_at.year
@@ -1326,6 +1328,53 @@ class Walk(RuleBasedStateMachine):
                 page = self.phones["C"].get(f"/{lang}/circles/{circle.viewer_token}/year/{year}/")
                 assert page.status == 200, f"a circle's year {lang}: {page.status}"
                 assert circle.editor_token not in page.html, "the year holds the editor link"
+
+    def people_read_right(self, circle) -> None:
+        """What a person reads on the circle's players list, per person and variant: the
+        games played, and the wins of the finished ones, worked out here from the walk's
+        own games (its totals; first place, shared or not) and the seats' people as merged
+        now (a merged person counts as the one they count as)."""
+        from scorepad.models import Seat, roots
+
+        who = roots(circle.pk)
+        expected: dict[tuple[int, str], list[int]] = {}
+        for game_pk in self.circles.get(circle.pk, set()):
+            mgame = self.games.get(game_pk)
+            if mgame is None:
+                continue
+            seats = list(Seat.objects.filter(game_id=game_pk).order_by("position"))
+            totals = mgame.totals()
+            best = max(totals) if mgame.is_classic else min(totals)
+            for seat, total in zip(seats, totals, strict=True):
+                if seat.person_id is None:
+                    continue
+                games, finished, wins = expected.setdefault(
+                    (who[seat.person_id], mgame.variant), [0, 0, 0]
+                )
+                expected[(who[seat.person_id], mgame.variant)] = [
+                    games + 1,
+                    finished + mgame.finished,
+                    wins + (mgame.finished and total == best),
+                ]
+        page = self.phones["C"].get(f"/en/circles/{circle.viewer_token}/players/")
+        shown: dict[tuple[int, str], list[int]] = {}
+        from rules.facts import NAMES as VARIANT_NAMES
+
+        with translation.override("en"):
+            by_name = {escape(str(VARIANT_NAMES[v])): v for v in VARIANT_IDS}
+        for pk, part in re.findall(
+            r'<h2 id="player-(\d+)">.*?</h2>(.*?)</section>', page.html, re.S
+        ):
+            for variant, stats in re.findall(
+                r'<h3 class="record-variant">([^<]+)</h3>\s*<dl class="stats">(.*?)</dl>',
+                part,
+                re.S,
+            ):
+                games = int(re.search(r"<dt>Games</dt><dd>(\d+)</dd>", stats).group(1))
+                won = re.search(r"(\d+) of (\d+) finished game", stats)
+                finished, wins = (int(won.group(2)), int(won.group(1))) if won else (0, 0)
+                shown[(int(pk), by_name.get(variant, variant))] = [games, finished, wins]
+        assert shown == expected, f"the players list says {shown}, the walk's games {expected}"
 
     def fingerprints(self) -> dict[tuple[str, int], tuple]:
         from scorepad.models import Seat
