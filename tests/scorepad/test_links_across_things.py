@@ -199,27 +199,18 @@ def test_a_game_added_from_the_evening_page_counts_at_its_own_money_per_point():
     # Two games to choose from: the money per point is left for the game's own.
     assert re.search(r'name="stake"[^>]*>', page)
     assert 'name="stake" value=' not in page
-    phone.post(
-        url("evening-add", evening.editor_token),
-        {
-            "game": game.editor_token,
-            "stake": "",
-            "version": hidden(page, "version"),
-            "once": hidden(page, "once"),
-        },
-    )
+    add_as_shown(phone, evening, page, game)
     assert EveningGame.objects.get(game=game).stake == Decimal("0.50")
     # The only game left is chosen, at its own price, or at the evening's without one.
     page = phone.get(url("evening", evening.editor_token)).content.decode()
     assert re.search(r'name="stake" value="0.05"', page)
-    phone.post(
-        url("evening-add", evening.editor_token),
-        {
-            "game": other.editor_token,
-            "stake": "",
-            "version": hidden(page, "version"),
-            "once": hidden(page, "once"),
-        },
-    )
+    add_as_shown(phone, evening, page, other)
     assert EveningGame.objects.get(game=other).stake == Decimal("0.05")
     assert Game.objects.count() == 2
+
+
+def add_as_shown(phone, evening, page, game):
+    """Add ``game`` from the evening page ``page``, the money per point left empty."""
+    data = {"game": game.editor_token, "stake": "", "version": hidden(page, "version")}
+    data["once"] = hidden(page, "once")
+    return phone.post(url("evening-add", evening.editor_token), data)
