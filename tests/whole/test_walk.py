@@ -38,6 +38,7 @@ from xml.etree import ElementTree
 import pytest
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.test import Client, override_settings
 from django.urls import get_resolver, reverse
 from django.utils import translation
@@ -186,6 +187,7 @@ class Walk(RuleBasedStateMachine):
         self.steps = 0
         self.stroked = stroked_classes()
         self.prints: dict[tuple[str, int], tuple] = {}
+        self.opened: dict[str, set[str]] = {}  # phone -> the links it opened
         # Phones B and C hold the links the walk gave them, no circle's: every page they
         # are answered shows no editor link beyond those and no circle editor's reference
         # (the grant table, docs/architecture.md).
@@ -1176,7 +1178,10 @@ class Walk(RuleBasedStateMachine):
         from scorepad.models import Circle
 
         held = self.held(phone) if held is None else held
-        held = held | set(re.findall(r"[\w-]{24,}", page.url))  # the link it opened itself
+        # Every link it opened itself (its cookie remembers them) and what those grant.
+        opened = self.opened.setdefault(phone, set())
+        opened |= set(re.findall(r"[\w-]{24,}", page.url))
+        held = held | opened | self.granted_by(opened)
         html = page.html
         for model in (Game, Evening, Circle):
             for token in model.objects.values_list("editor_token", flat=True):
@@ -1191,6 +1196,21 @@ class Walk(RuleBasedStateMachine):
                 f"phone {phone} was given the circle editor's reference at {page.url}"
             )
 
+    def granted_by(self, tokens: set[str]) -> set[str]:
+        """The editor links the grant table lets the pages of these links show: a circle's
+        editor link its games' and evenings'; an evening's editor link the evenings before
+        and after it."""
+        from scorepad.models import Circle
+
+        out: set[str] = set()
+        for circle in Circle.objects.filter(editor_token__in=tokens):
+            out |= set(circle.games.values_list("editor_token", flat=True))
+            out |= set(circle.evenings.values_list("editor_token", flat=True))
+        for evening in Evening.objects.filter(editor_token__in=tokens):
+            near = Evening.objects.filter(Q(next_evening=evening) | Q(previous=evening))
+            out |= set(near.values_list("editor_token", flat=True))
+        return out
+
     @rule(i=st.integers(0, 99), kind=st.sampled_from(["editor", "viewer"]))
     @precondition(lambda self: self.games)
     def a_stranger_with_one_link(self, i, kind):
@@ -1202,6 +1222,7 @@ class Walk(RuleBasedStateMachine):
         game = self.game(pk)
         token = getattr(game, f"{kind}_token")
         stranger = Phone("D")
+        self.opened.pop("D", None)
         held = {token} if kind == "editor" else set()
         stranger.on_page = lambda page: self.shows_only_what_it_holds("D", page, held)
         for rest in ("", "evenings/", "share/", "history/", "players/", "table/"):
