@@ -41,7 +41,7 @@ target: no error and every kind's p95 within 3x the bare reference; printed as
 tables per core of this machine (server, database and clients share its cores).
 
 **Push** (``--scenario push``): the same evening with the live streams: a stream process
-(``uvicorn continental.live:app``) runs beside gunicorn, every phone holds its game's stream
+(``python -m continental.liveserver``) runs beside gunicorn, every phone holds its game's stream
 and fetches the sheet when an event names a newer version (a plain viewer's page, which
 names its language to the stream, shows the sheet the event carried when it carried one,
 without a request); it does not poll while the stream is held (static/js/live.js hears the
@@ -1363,7 +1363,7 @@ def bare_reference(port: int, clients: int = 20, seconds: float = 5.0) -> float:
 
 
 class StreamProcess:
-    """uvicorn continental.live:app (the live streams) on a free loopback port."""
+    """continental/liveserver.py (the live streams, as serve runs them) on a free loopback port."""
 
     def __init__(self, env: dict[str, str], log_path: Path):
         self.port = free_port()
@@ -1376,8 +1376,8 @@ class StreamProcess:
         self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [
-                *(sys.executable, "-m", "uvicorn", "continental.live:app"),
-                *("--host", HOST, "--port", str(self.port), "--no-access-log"),
+                *(sys.executable, "-m", "continental.liveserver"),
+                *("--host", HOST, "--port", str(self.port)),
                 *("--log-level", "warning", "--timeout-graceful-shutdown", "2"),
             ],
             cwd=ROOT,
