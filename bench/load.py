@@ -1252,11 +1252,16 @@ def named_cpu(name: str) -> float:
 
 def conf_threads(env: dict[str, str]) -> int:
     """The threads of each gunicorn worker that continental/gunicorn_conf.py gives ``env``."""
+    return int(conf_setting(env, "threads"))
+
+
+def conf_setting(env: dict[str, str], name: str, default: object = None) -> object:
+    """A setting that continental/gunicorn_conf.py gives ``env``."""
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)
     try:
-        return runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))["threads"]
+        return runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py")).get(name, default)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -1432,7 +1437,8 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
     ):
         workers = server.env.get("GUNICORN_WORKERS") or f"{2 * os.cpu_count() + 1} (its default)"
         threads = conf_threads(server.env)
-        kind = f"gthread workers of {threads} threads" if threads > 1 else "sync workers"
+        worker_class = conf_setting(server.env, "worker_class", "gthread")
+        kind = f"{worker_class} workers of {threads} threads" if threads > 1 else "sync workers"
         reference = bare_reference(server.port)
         print(
             f"  gunicorn on {HOST}:{server.port} (continental/gunicorn_conf.py), {workers} {kind};"

@@ -25,7 +25,10 @@ page polls and opens a new stream), ``retry:`` with jitter spreads the reconnect
 seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
 ``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
 (raised to its hard limit at start), at most ``max_streams()`` in all (503); both with
-``Retry-After``, so the page polls meanwhile.
+``Retry-After``, so the page polls meanwhile. Every connection, a stream or not, counts in
+the limits of its server (``continental/liveserver.py``: a connection without a whole request
+is closed after ``LIVE_REQUEST_TIMEOUT``), and what is refused is logged as one line of counts
+per ``LIVE_LOG_EVERY`` seconds (``refusals``).
 """
 
 from __future__ import annotations
@@ -606,7 +609,7 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
         found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
     except Exception as exc:
         # Not a traceback per stream: a database that does not answer meets every one of them.
-        refusals.add(f"503: a link could not be checked ({type(exc).__name__})")
+        refusals.add(f"503: a link could not be checked ({type(exc).__name__}: {str(exc)[:120]})")
         await _plain(send, 503, "The database does not answer.", [(b"retry-after", b"10")])
         return
     if found is None:
