@@ -186,3 +186,9 @@ def test_a_burst_of_refused_streams_logs_one_line_and_the_held_streams_go_on(tmp
     text = "\n".join(lines)
     assert "Traceback" not in text
     assert len([line for line in lines if "refused" in line]) == 1, text[:3000]
+
+
+def test_serve_runs_the_stream_process_under_this_server():
+    from continental.bootstrap import LIVE_COMMAND
+
+    assert LIVE_COMMAND[1:3] == ("-m", "continental.liveserver")
