@@ -157,11 +157,17 @@ def main() -> int:
                         took, failed = phones(server.port, game["page"], args.clients, args.seconds)
                         held = len(slow.socks)
                     p95 = percentile(took, 95)
-                    ratio = p95 / idle_p95 if took else float("inf")
+                    # A phone that got no answer has no time: then the p95 of those answered
+                    # says nothing, and the verdict is the failures.
+                    verdict = (
+                        f"p95 {p95 / idle_p95:.2f} x idle"
+                        if not failed
+                        else "frozen: phones failed"
+                    )
                     print(
                         f"    {held:3d} slow connections: {len(took):5d} answers, p50"
                         f" {percentile(took, 50):7.1f} p95 {p95:7.1f} ms, {failed} failed"
-                        f" (no answer in 10 s); p95 {ratio:.2f} x idle;"
+                        f" (no answer in 10 s); {verdict};"
                         f" {slow.reopened} closed by the server and opened again"
                     )
     return 0
