@@ -9,8 +9,10 @@ the worker's main loop, which already waits on every socket at once, reads the r
 small (``AHEAD``, the forms' size); only then does a thread take it, with those bytes. A
 request that has not arrived ``REQUEST_TIMEOUT`` seconds after its connection opened (or
 after the previous answer, on a kept connection) is closed. A bigger body (an import) is read
-by the thread as before. TLS (gunicorn's own ``certfile``) and HTTP/2 by prior knowledge keep
-gunicorn's way.
+by the thread as before. At the worker's limit of connections (``worker_connections``, 1,000)
+the oldest connection still sending its request is closed to make room, so stalled ones never
+stop the worker accepting. TLS (gunicorn's own ``certfile``) and HTTP/2 by prior knowledge
+keep gunicorn's way.
 
 ``continental/gunicorn_conf.py`` uses this worker whenever a worker has threads (``serve``
 does); a proxy that reads whole requests itself (nginx, Caddy) makes it a no-op.
@@ -78,6 +80,10 @@ class WholeRequestWorker(ThreadWorker):
             self.enqueue_req(TConn(self.cfg, client_sock, client_addr, listener.getsockname()))
             return
         conn = ReadConn(self.cfg, client_sock, client_addr, listener.getsockname())
+        # At its connections' limit the worker would stop accepting: the oldest connection
+        # still sending its request goes instead, so the stalled ones never shut the door.
+        while self.nr_conns >= self.worker_connections and self.reading:
+            self._drop(next(iter(self.reading)))
         self._read_request(conn)
 
     def on_client_socket_readable(self, conn, client) -> None:

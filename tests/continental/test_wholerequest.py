@@ -5,6 +5,7 @@ purpose) never hold the threads; such a connection is closed after the request t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -63,11 +64,13 @@ def stalled(port: int) -> socket.socket:
     return sock
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gunicorn")
+@contextlib.contextmanager
+def gunicorn(folder: Path, timeout: str, conf: str = ""):
+    """gunicorn with the project's worker class, one worker of two threads; ``timeout``: the
+    request timeout (GUNICORN_REQUEST_TIMEOUT); yields its port."""
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "app.py").write_text(APP)
-    (folder / "conf.py").write_text(CONF)
+    (folder / "conf.py").write_text(CONF + conf)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -81,7 +84,7 @@ def server(tmp_path_factory):
             "PYTHONPATH": str(ROOT),
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "GUNICORN_THREADS": "2",
-            "GUNICORN_REQUEST_TIMEOUT": "1",
+            "GUNICORN_REQUEST_TIMEOUT": timeout,
         },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -102,6 +105,29 @@ def server(tmp_path_factory):
         process.wait(10)
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A request timeout of 60 s: far beyond each test's own time."""
+    with gunicorn(tmp_path_factory.mktemp("gunicorn"), "60") as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory):
+    with gunicorn(tmp_path_factory.mktemp("gunicorn-quick"), "1") as port:
+        yield port
+
+
+def still_open(sock: socket.socket) -> bool:
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) != b""
+    except BlockingIOError:
+        return True
+    finally:
+        sock.setblocking(True)
+
+
 def test_stalled_requests_hold_no_thread(server):
     """Twelve connections stalled halfway through their request (the worker has two
     threads): a whole request is answered meanwhile, before any of them is let go."""
@@ -109,14 +135,15 @@ def test_stalled_requests_hold_no_thread(server):
     try:
         assert request(server) == b"GET 0"
         assert request(server) == b"GET 0"
+        assert all(still_open(sock) for sock in held)
     finally:
         for sock in held:
             sock.close()
 
 
-def test_a_request_that_does_not_arrive_in_time_is_closed(server):
-    sock = stalled(server)
-    quiet = socket.create_connection(("127.0.0.1", server), timeout=30)  # sends nothing
+def test_a_request_that_does_not_arrive_in_time_is_closed(quick_server):
+    sock = stalled(quick_server)
+    quiet = socket.create_connection(("127.0.0.1", quick_server), timeout=30)  # sends nothing
     with sock, quiet:
         assert sock.recv(1024) == b"", "the stalled connection got an answer"
         assert quiet.recv(1024) == b""
@@ -143,6 +170,19 @@ def test_a_big_body_is_left_to_the_thread(server):
         sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body))
         sock.sendall(body)
         assert read_answer(sock) == b"POST 300000"
+
+
+def test_stalled_connections_never_fill_the_worker(tmp_path):
+    """A worker takes 20 connections at most (``worker_connections``): of 40 stalled ones, the
+    oldest are let go to make room, and a whole request is still taken and answered."""
+    with gunicorn(tmp_path, "60", "worker_connections = 20\n") as port:
+        held = [stalled(port) for _ in range(40)]
+        try:
+            assert request(port) == b"GET 0"
+            assert not all(still_open(sock) for sock in held)
+        finally:
+            for sock in held:
+                sock.close()
 
 
 @pytest.mark.parametrize(
