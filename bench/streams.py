@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 except OSError:
                     time.sleep(0.2)
             print(
-                f"bench/streams.py: uvicorn (h11), {os.cpu_count()} CPUs,"
+                f"bench/streams.py: continental.liveserver (uvicorn's h11), {os.cpu_count()} CPUs,"
                 f" load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
             )
             asyncio.run(run(args, port, token, process.pid))
