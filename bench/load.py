@@ -41,7 +41,7 @@ target: no error and every kind's p95 within 3x the bare reference; printed as
 tables per core of this machine (server, database and clients share its cores).
 
 **Push** (``--scenario push``): the same evening with the live streams: a stream process
-(``uvicorn continental.live:app``) runs beside gunicorn, every phone holds its game's stream
+(``python -m continental.liveserver``) runs beside gunicorn, every phone holds its game's stream
 and fetches the sheet when an event names a newer version (a plain viewer's page, which
 names its language to the stream, shows the sheet the event carried when it carried one,
 without a request); it does not poll while the stream is held (static/js/live.js hears the
@@ -1252,11 +1252,16 @@ def named_cpu(name: str) -> float:
 
 def conf_threads(env: dict[str, str]) -> int:
     """The threads of each gunicorn worker that continental/gunicorn_conf.py gives ``env``."""
+    return int(conf_setting(env, "threads"))
+
+
+def conf_setting(env: dict[str, str], name: str, default: object = None) -> object:
+    """A setting that continental/gunicorn_conf.py gives ``env``."""
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)
     try:
-        return runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py"))["threads"]
+        return runpy.run_path(str(ROOT / "continental" / "gunicorn_conf.py")).get(name, default)
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -1363,7 +1368,7 @@ def bare_reference(port: int, clients: int = 20, seconds: float = 5.0) -> float:
 
 
 class StreamProcess:
-    """uvicorn continental.live:app (the live streams) on a free loopback port."""
+    """continental/liveserver.py (the live streams, as serve runs them) on a free loopback port."""
 
     def __init__(self, env: dict[str, str], log_path: Path):
         self.port = free_port()
@@ -1376,8 +1381,8 @@ class StreamProcess:
         self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [
-                *(sys.executable, "-m", "uvicorn", "continental.live:app"),
-                *("--host", HOST, "--port", str(self.port), "--no-access-log"),
+                *(sys.executable, "-m", "continental.liveserver"),
+                *("--host", HOST, "--port", str(self.port)),
                 *("--log-level", "warning", "--timeout-graceful-shutdown", "2"),
             ],
             cwd=ROOT,
@@ -1432,7 +1437,8 @@ def run_evenings(label: str, env: dict[str, str], args, log_path: Path) -> None:
     ):
         workers = server.env.get("GUNICORN_WORKERS") or f"{2 * os.cpu_count() + 1} (its default)"
         threads = conf_threads(server.env)
-        kind = f"gthread workers of {threads} threads" if threads > 1 else "sync workers"
+        worker_class = conf_setting(server.env, "worker_class", "gthread")
+        kind = f"{worker_class} workers of {threads} threads" if threads > 1 else "sync workers"
         reference = bare_reference(server.port)
         print(
             f"  gunicorn on {HOST}:{server.port} (continental/gunicorn_conf.py), {workers} {kind};"

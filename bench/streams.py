@@ -3,7 +3,7 @@ they opened, its memory per stream and its CPU while they sit idle.
 
     .venv/bin/python bench/streams.py --streams 2000 --idle 20
 
-A fresh SQLite database in a temporary DATA_DIR, one game, ``uvicorn continental.live:app``
+A fresh SQLite database in a temporary DATA_DIR, one game, ``python -m continental.liveserver``
 as ``manage.py serve`` runs it. The clients (asyncio, one connection per stream) open the
 streams as fast as the process takes them (at most 200 at a time, as a reconnect storm
 would come), then hold them for ``--idle`` seconds. Figures only.
@@ -121,11 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             [
                 python,
                 "-m",
-                "uvicorn",
-                "continental.live:app",
+                "continental.liveserver",
                 "--port",
                 str(port),
-                "--no-access-log",
                 "--log-level",
                 "warning",
             ],
@@ -140,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 except OSError:
                     time.sleep(0.2)
             print(
-                f"bench/streams.py: uvicorn (h11), {os.cpu_count()} CPUs,"
+                f"bench/streams.py: continental.liveserver (uvicorn's h11), {os.cpu_count()} CPUs,"
                 f" load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
             )
             asyncio.run(run(args, port, token, process.pid))

@@ -317,20 +317,16 @@ def serve() -> None:
     sys.exit(supervise(gunicorn, live, env))
 
 
-# The live streams' process (continental/live.py): one asyncio process, no access log (it
-# would name every phone's link), a short goodbye to the open streams on Ctrl-C.
+# The live streams' process (continental/live.py under continental/liveserver.py): one asyncio
+# process, no access log (it would name every phone's link), a short goodbye to the open streams on Ctrl-C.
 LIVE_COMMAND = (
     sys.executable,
     "-m",
-    "uvicorn",
-    "continental.live:app",
-    "--no-access-log",
+    "continental.liveserver",  # uvicorn's protocol behind an accept loop that counts connections
     "--log-level",
     "warning",
     "--timeout-graceful-shutdown",
     "2",
-    "--lifespan",
-    "on",
 )
 
 

@@ -19,6 +19,13 @@ _postgres = os.environ.get("DATABASE_URL", "").split(":", 1)[0] in (
     "pgsql",
 )
 threads = int(os.environ.get("GUNICORN_THREADS", "4" if _postgres else "1"))
+# A threaded worker reads each request whole in its main loop before a thread takes it
+# (continental/wholerequest.py): a phone that stalls halfway through its request holds no
+# thread. GUNICORN_WORKER_CLASS=gthread keeps gunicorn's own.
+worker_class = os.environ.get(
+    "GUNICORN_WORKER_CLASS",
+    "continental.wholerequest.WholeRequestWorker" if threads > 1 else "sync",
+)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5

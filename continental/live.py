@@ -2,7 +2,7 @@
 when its version changed. A plain ASGI app (not Django's request handler), run by uvicorn in
 a process of its own next to gunicorn (``manage.py serve`` starts both):
 
-    uvicorn continental.live:app --port 8001
+    python -m continental.liveserver --port 8001   (uvicorn behind its accept loop)
 
 ``GET /live/games/<link>`` and ``GET /live/evenings/<link>`` check the link with one query
 when a stream opens, then cost no query while nothing changes. One change feed per process
@@ -25,7 +25,10 @@ page polls and opens a new stream), ``retry:`` with jitter spreads the reconnect
 seconds (the browser reconnects at once with its ``Last-Event-ID``). Limits: at most
 ``LIVE_PER_ADDRESS`` streams per client address (429) and, below the open-files limit
 (raised to its hard limit at start), at most ``max_streams()`` in all (503); both with
-``Retry-After``, so the page polls meanwhile.
+``Retry-After``, so the page polls meanwhile. Every connection, a stream or not, counts in
+the limits of its server (``continental/liveserver.py``: a connection without a whole request
+is closed after ``LIVE_REQUEST_TIMEOUT``), and what is refused is logged as one line of counts
+per ``LIVE_LOG_EVERY`` seconds (``refusals``).
 """
 
 from __future__ import annotations
@@ -72,6 +75,44 @@ def raise_open_files() -> int:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def max_connections() -> int:
+    """Connections this process holds at most, whatever their state (continental/liveserver.py
+    refuses the next at once): half of FD_MARGIN from the open-files limit, so the streams'
+    own limit (``max_streams``) still answers its 503 through the app before it."""
+    return max(1, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - FD_MARGIN // 2)
+
+
+class Refusals:
+    """What the process refused or closed, by reason: one log line per ``LIVE_LOG_EVERY``
+    seconds with the counts, however many (a burst of 450 refusals is one line, not 450
+    tracebacks)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = defaultdict(int)
+        self.total = 0
+        self.logged = -1e9
+
+    def add(self, reason: str) -> None:
+        self.counts[reason] += 1
+        self.total += 1
+        self.flush()
+
+    def flush(self) -> None:
+        now = time.monotonic()
+        if self.counts and now - self.logged >= settings.LIVE_LOG_EVERY:
+            seen = ", ".join(f"{reason}: {n}" for reason, n in sorted(self.counts.items()))
+            log.warning(
+                "live streams refused or closed (at most one line per %g s): %s",
+                settings.LIVE_LOG_EVERY,
+                seen,
+            )
+            self.counts.clear()
+            self.logged = now
+
+
+refusals = Refusals()
 
 
 def max_streams() -> int:
@@ -538,9 +579,11 @@ async def app(scope: dict, receive, send) -> None:
     address = client_address(scope)
     retry_after = [(b"retry-after", str(random.randint(20, 60)).encode())]
     if hub.count >= max_streams():
+        refusals.add("503: streams at their limit")
         await _plain(send, 503, "Too many live streams; the page asks instead.", retry_after + cors)
         return
     if hub.by_address[address] >= settings.LIVE_PER_ADDRESS:
+        refusals.add("429: streams from one address at their limit")
         await _plain(send, 429, "Too many live streams from this address.", retry_after + cors)
         return
     hub.count += 1
@@ -564,8 +607,9 @@ def _language(scope: dict) -> str | None:
 async def _stream(scope, receive, send, kind, token, address, cors) -> None:
     try:
         found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
-    except Exception:
-        log.exception("a stream could not check its link")
+    except Exception as exc:
+        # Not a traceback per stream: a database that does not answer meets every one of them.
+        refusals.add(f"503: a link could not be checked ({type(exc).__name__}: {str(exc)[:120]})")
         await _plain(send, 503, "The database does not answer.", [(b"retry-after", b"10")])
         return
     if found is None:

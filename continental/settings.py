@@ -21,6 +21,9 @@ LIVE_PER_ADDRESS streams per client address (default 200: a club behind one rout
 LIVE_MAX_STREAMS streams per stream process (default: what the open-files limit allows)
 LIVE_CHECK       seconds between the stream process's reads of every followed version, the
                  safety net under its change feed (default 60)
+LIVE_REQUEST_TIMEOUT seconds a connection to the stream process may take to send its request
+                 (default 5; then it is closed)
+LIVE_LOG_EVERY   seconds between the stream process's lines about what it refused (10)
 LIVE_KEPT_WAIT   seconds a plain viewer's event waits for the change's viewers' answer to be
                  kept by the worker that saved it (default 1; then it goes without it)
 """
@@ -290,6 +293,10 @@ LIVE_LIFETIME = float(os.environ.get("LIVE_LIFETIME", "1800"))
 LIVE_POLL_INTERVAL = float(os.environ.get("LIVE_POLL_INTERVAL", "0.025"))
 # How long a plain viewer's event waits for the change's viewers' answer to be kept (warm.py)
 LIVE_KEPT_WAIT = float(os.environ.get("LIVE_KEPT_WAIT", "1"))
+# A connection to the stream process that has not sent a whole request in this many seconds
+# (after it opened, or after its last answer) is closed (continental/liveserver.py).
+LIVE_REQUEST_TIMEOUT = float(os.environ.get("LIVE_REQUEST_TIMEOUT", "5"))
+LIVE_LOG_EVERY = float(os.environ.get("LIVE_LOG_EVERY", "10"))  # seconds between refusal lines
 LIVE_CHECK = float(os.environ.get("LIVE_CHECK", "60"))  # every followed version read again
 # A reconnect waits this many milliseconds, drawn at random: a restart spreads its phones.
 LIVE_RETRY_MS = tuple(int(x) for x in os.environ.get("LIVE_RETRY_MS", "1000-10000").split("-", 1))

@@ -1,4 +1,4 @@
-"""A real stream process (uvicorn running continental.live:app) on the test database, and a
+"""A real stream process (continental/liveserver.py running continental.live:app) on the test database, and a
 small reader of its Server-Sent Events: for tests/continental/test_live_streams.py and the
 browser tests of tests/e2e/test_live.py."""
 
@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from django.db import connection
 
@@ -52,11 +53,19 @@ def test_database_url() -> str:
 
 
 class StreamProcess:
-    """``uvicorn continental.live:app`` in a subprocess; ``env`` adds settings."""
+    """The stream process (``python -m continental.liveserver``) in a subprocess; ``env`` adds
+    settings."""
 
-    def __init__(self, port: int | None = None, nofile: int | None = None, **env: str):
+    def __init__(
+        self,
+        port: int | None = None,
+        nofile: int | None = None,
+        log: Path | None = None,
+        **env: str,
+    ):
         self.port = port or free_port()
         self.nofile = nofile
+        self.log = log  # where its output goes (default: the test's own)
         self.env = {
             **os.environ,
             "DATABASE_URL": test_database_url(),
@@ -67,6 +76,7 @@ class StreamProcess:
             **env,
         }
         self.process: subprocess.Popen | None = None
+        self._output: BinaryIO | None = None
 
     @property
     def url(self) -> str:
@@ -78,15 +88,14 @@ class StreamProcess:
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
     def start(self) -> StreamProcess:
+        self._output = self.log.open("ab") if self.log else None
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "uvicorn",
-                "continental.live:app",
+                "continental.liveserver",
                 "--port",
                 str(self.port),
-                "--no-access-log",
                 "--log-level",
                 "warning",
                 "--timeout-graceful-shutdown",
@@ -95,6 +104,8 @@ class StreamProcess:
             cwd=ROOT,
             env=self.env,
             preexec_fn=self._limit if self.nofile else None,
+            stdout=self._output,
+            stderr=subprocess.STDOUT if self.log else None,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -118,6 +129,8 @@ class StreamProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self._output:
+            self._output.close()
 
     def __enter__(self) -> StreamProcess:
         return self.start()
