@@ -32,7 +32,7 @@ import re
 import secrets
 import time
 from decimal import Decimal
-from html import escape
+from html import escape, unescape
 from xml.etree import ElementTree
 
 import pytest
@@ -41,7 +41,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.test import Client, override_settings
 from django.urls import get_resolver, reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -1274,7 +1274,11 @@ class Walk(RuleBasedStateMachine):
 
     def touch_the_chains_of_touched_games(self) -> None:
         """A change of a game of a carried evening carries its difference to the evenings
-        after it (models.carry_difference): they are meant to change too, and are checked."""
+        after it (models.carry_difference): they are meant to change too, and are checked;
+        so is the circle of a touched game (what its people's pages read)."""
+        for circle, games in self.circles.items():
+            if games & self.touched:
+                self.touched_circles.add(circle)
         for ev in list(self.evenings.values()):
             if not ({p for p, _s in ev.games} & self.touched):
                 continue
@@ -1396,6 +1400,33 @@ class Walk(RuleBasedStateMachine):
                 finished, wins = (int(won.group(2)), int(won.group(1))) if won else (0, 0)
                 shown[(int(pk), by_name.get(variant, variant))] = [games, finished, wins]
         assert shown == expected, f"the players list says {shown}, the walk's games {expected}"
+        # The circle's year (every game of the walk ends this year): per variant, each
+        # person's finished games and wins, under the name they go by now.
+        from scorepad.models import Person
+
+        named = dict(Person.objects.filter(circle=circle).values_list("pk", "name"))
+        year_expected = {
+            (named[person], variant): [finished, wins]
+            for (person, variant), (_games, finished, wins) in expected.items()
+            if finished
+        }
+        if not year_expected:
+            return
+        year = timezone.localdate().year
+        page = self.phones["C"].get(f"/en/circles/{circle.viewer_token}/year/{year}/")
+        year_shown: dict[tuple[str, str], list[int]] = {}
+        for variant, part in re.findall(
+            r'<h2 id="year-([\w-]+)">.*?</h2>(.*?)(?=<h2 |$)', page.html, re.S
+        ):
+            for name, stats in re.findall(
+                r'<h3 class="year-name">([^<]+)</h3>\s*<dl class="stats">(.*?)</dl>', part, re.S
+            ):
+                games = int(re.search(r"<dt>Games</dt><dd>(\d+)</dd>", stats).group(1))
+                wins = int(re.search(r"<dt>Wins</dt><dd>(\d+)</dd>", stats).group(1))
+                year_shown[(unescape(name), variant)] = [games, wins]
+        assert year_shown == year_expected, (
+            f"the year says {year_shown}, the walk's games {year_expected}"
+        )
 
     def fingerprints(self) -> dict[tuple[str, int], tuple]:
         from scorepad.models import Seat
