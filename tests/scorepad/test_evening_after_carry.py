@@ -197,3 +197,23 @@ def phone_two(client):
     own(client, first)
     start(client, [first])
     return client, Evening.objects.get(), fresh_game(first)
+
+
+def test_a_carried_evening_s_settle_up_reads_as_carried_not_as_payments_due(evening_of_two):
+    """Issue "The evening, third pass", item 1: once carried, nobody pays; the payments are
+    shown struck through under a line that says so, so no one pays twice."""
+    phone, evening, _first, _second = evening_of_two
+    page = phone.get(url("evening", evening.viewer_token)).content.decode()
+    due = re.findall(r'<ul class="transfers">\s*(.*?)</ul>', page, re.S)
+    assert due, "an open evening shows its payments"
+    assert "<del>" not in due[0]
+    following = carry(phone, evening)
+    page = phone.get(url("evening", evening.viewer_token)).content.decode()
+    assert '<ul class="transfers">' not in page
+    assert "Nobody pays now: these balances were carried to the next evening." in page
+    struck = re.search(r'<ul class="transfers carried"[^>]*>(.*?)</ul>', page, re.S).group(1)
+    items = re.findall(r"<li>(.*?)</li>", struck, re.S)
+    assert items
+    assert all(item.startswith("<del>") and item.endswith("</del>") for item in items)
+    # The way on: the next evening's link this phone may use (its starter's: the editor's).
+    assert url("evening", following.editor_token) in page
