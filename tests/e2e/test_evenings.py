@@ -76,6 +76,20 @@ def test_an_evening_of_two_games_settles_up_without_javascript(no_script_page):
         ["Ben pays Anna 6.10", "Cleo pays Anna 0.10"]
     )
 
+    # The carried evening says nobody pays, its payments drawn struck through.
+    page.go_back()
+    page.reload()
+    expect(page.locator(".carried-settle")).to_contain_text("Nobody pays now")
+    struck = page.locator(".transfers.carried li del").first
+    expect(struck).to_have_text("Ben pays Anna 6.10")
+    drawn = struck.evaluate(
+        "(el) => { const s = getComputedStyle(el);"
+        " return [s.textDecorationLine, s.textDecorationColor || s.color, s.fontWeight]; }"
+    )
+    assert "line-through" in drawn[0], drawn
+    assert "rgba(0, 0, 0, 0)" not in drawn[1], drawn
+    assert int(drawn[2]) < 600, drawn  # not bold: nothing to pay
+
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_evening_pages_have_no_axe_violations(browser, live_server, scheme):
