@@ -566,7 +566,7 @@ class Game(models.Model):
                     self.finish()
                     details["target"] = True
                 if before is not None:
-                    carry_difference(self, before, carried_money(self), actor)
+                    carry_difference(self, before, carried_money(self, before[0]), actor)
                 event = GameEvent.objects.create(
                     game=self,
                     kind=kind,
@@ -1414,10 +1414,14 @@ class EveningBalance(models.Model):
 SeatMoney = dict[int, tuple[str, int | None, int]]
 
 
-def carried_money(game: Game) -> tuple[EveningGame, SeatMoney] | None:
-    """The money each seat of ``game`` has in the closed evening it counts in, as stored
-    now; None when its evening is not closed (or it is in none)."""
-    entry = EveningGame.objects.filter(game=game).select_related("evening").first()
+def carried_money(
+    game: Game, entry: EveningGame | None = None
+) -> tuple[EveningGame, SeatMoney] | None:
+    """The money each seat of ``game`` has in the closed evening it counts in (``entry``,
+    when read already), as stored now; None when its evening is not closed (or it is in
+    none)."""
+    if entry is None:
+        entry = EveningGame.objects.filter(game=game).select_related("evening").first()
     if entry is None or not entry.evening.is_closed:
         return None
     seats = list(Seat.objects.filter(game=game).order_by("position"))

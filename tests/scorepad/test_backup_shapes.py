@@ -10,7 +10,6 @@ every place of a real backup. Run on SQLite and on PostgreSQL (DATABASE_URL)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -19,8 +18,6 @@ from pathlib import Path
 
 import pytest
 from django.apps import apps
-from django.core.management import call_command
-from django.core.management.base import CommandError
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models.functions import Length
@@ -33,7 +30,11 @@ from hypothesis import strategies as st
 
 from scorepad.backupfile import Column, Items, schema
 from scorepad.models import Circle, Evening, EveningBalance, Game, GameEvent
-from tests.scorepad.test_backup_trust import make_backup, nothing_stored
+from tests.scorepad.test_backup_trust import (
+    make_backup,
+    nothing_stored,
+    restore_text,  # any exception but CommandError fails the test (a traceback)
+)
 from tests.scorepad.test_import_fuzz import json_values, spoil
 
 pytestmark = pytest.mark.django_db
@@ -63,18 +64,6 @@ def file_text(document: dict, path: list, value) -> str:
         return json.dumps(spoil(document, path, value))
     marker = "\ue000raw\ue000"
     return json.dumps(spoil(document, path, marker)).replace(json.dumps(marker), value)
-
-
-def restore_text(tmp_path, text: str) -> str:
-    """Restore ``text``; the CommandError's message when refused, "" when restored. Any other
-    exception is what the command line shows as a traceback: the test fails on it."""
-    path = tmp_path / "backup.json"
-    path.write_text(text, encoding="utf-8")
-    try:
-        call_command("backup", "import", str(path), stdout=io.StringIO(), stderr=io.StringIO())
-    except CommandError as exc:
-        return str(exc)
-    return ""
 
 
 def carried_evening(document: dict) -> int:
