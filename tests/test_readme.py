@@ -38,6 +38,13 @@ def served_once():
     assert (ROOT / "data" / "secret_key").exists()
 
 
+def test_the_readme_is_short():
+    """The README is for the people who use and host the app: at most 150 lines. What is
+    longer belongs in docs/ (docs/hosting.md, docs/architecture.md) or bench/README.md."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines"
+
+
 def test_the_command_line_section_has_the_three_examples():
     lines = commands("Check a hand from the command line")
     assert len(lines) == 3
