@@ -98,3 +98,9 @@ def screenshot(page, name: str) -> None:
     sheet-*.png and chart-*.png that the sheet's tests take and the repository keeps)."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def drawn(page) -> None:
+    """Two animation frames: what the page's last change drives (a scroll-driven animation)
+    has been drawn."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")

@@ -4,6 +4,7 @@ save and a live update, on a 390 px phone."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import drawn
 from tests.factories import GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -96,7 +97,7 @@ def test_at_320_px_the_scroll_cue_covers_no_score(page):
             " b.scrollLeft = l * (b.scrollWidth - b.clientWidth); b.scrollTop = t; }",
             [left, top],
         )
-        page.wait_for_timeout(50)  # a frame for the scroll-driven cue
+        drawn(page)  # the scroll-driven cue follows the scroll a frame later
         seen = page.evaluate(CUE_OVER_SCORES)
         assert seen["opacity"] > 0, (left, top, seen)
         assert seen["covered"] == [], (left, top, seen)

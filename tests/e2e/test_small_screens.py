@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, SCREENSHOTS
+from tests.e2e.conftest import PHONE, SCREENSHOTS, drawn
 from tests.factories import GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -111,7 +111,7 @@ def scroll_sheet(page, left: int | None = None, top: int | None = None) -> dict:
            if (left !== null) box.scrollLeft = left; if (top !== null) box.scrollTop = top; }""",
         [left, top],
     )
-    page.wait_for_timeout(50)  # a frame for the scroll-driven cue; nothing is timed
+    drawn(page)  # the scroll-driven cue follows the scroll a frame later
     return page.evaluate(SHEET_GEOMETRY)
 
 
