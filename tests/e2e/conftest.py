@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,37 @@ def screenshot(page, name: str) -> None:
     sheet-*.png and chart-*.png that the sheet's tests take and the repository keeps)."""
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# Time in the browser tests: a test waits for a condition, never for a duration. What a page
+# does on its timers (a poll every 3 s, a wait for the stream's first event) runs on
+# Playwright's clock, which the test advances (clock.run_for); a check that something does
+# not happen counts over such a window, or waits for what would have come first.
+
+
+def paused_clock(page) -> None:
+    """The page's timers and its time (setTimeout, setInterval, requestAnimationFrame, Date)
+    on Playwright's clock, paused at the present: a timer fires only when the test runs the
+    clock on (``page.clock.run_for``), or after ``page.clock.resume()``. Before the page is
+    opened: the clock is its browser context's (each phone here has one of its own). What
+    comes from outside the page comes as it comes: answers, and the stream's events."""
+    now = time.time()
+    page.clock.install(time=now - 60)
+    page.clock.pause_at(now)  # a minute on, on about:blank: no timer there to fire
+
+
+# How many times the live update's .poll asked (a 3 s poll, or live.js's fetch through it)
+# and how many polls a page's script dropped (a hidden page; a page holding its stream):
+# heard after the page's own listeners on the body.
+POLLS = """
+window.__polls = {asked: 0, dropped: 0};
+document.addEventListener('htmx:beforeRequest', (event) => {
+  const elt = event.detail && event.detail.elt;
+  if (!elt || !elt.classList || !elt.classList.contains('poll')) return;
+  if (event.defaultPrevented) window.__polls.dropped += 1;
+  else window.__polls.asked += 1;
+});
+"""
 
 
 def drawn(page) -> None:

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from scorepad.forms.change import once_token
 from scorepad.models import Actor
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, POLLS, paused_clock
 from tests.factories import GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -44,12 +44,15 @@ def game():
     return game
 
 
-def open_phone(browser, live_server, url: str, script: str = ""):
+def open_phone(browser, live_server, url: str, script: str = "", clock: bool = False):
+    """``clock``: the page's timers on Playwright's clock, paused (conftest's paused_clock)."""
     context = browser.new_context(viewport=PHONE, has_touch=True)
     if script:
         context.add_init_script(script)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    if clock:
+        paused_clock(page)
     errors = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -113,8 +116,10 @@ def test_the_screen_stays_on_and_the_toggle_lets_it_sleep(browser, live_server, 
     toggle.uncheck()
     page.wait_for_function("() => window.__wake.includes('release')")
     page.reload()
+    # table.js shows the toggle, sets it from the choice kept and holds the screen or not,
+    # in that one step: once it is shown, whatever the page would ask was asked.
+    expect(page.locator("label.wake")).to_be_visible()
     expect(page.get_by_label("Keep the screen on")).not_to_be_checked()
-    page.wait_for_timeout(300)
     assert page.evaluate("() => window.__wake") == []  # the choice is remembered
     assert not page.errors
 
@@ -160,17 +165,26 @@ def test_without_script_the_share_page_shows_no_dead_buttons(browser, live_serve
 
 def test_a_hidden_page_asks_nothing_and_catches_up_when_shown(browser, live_server, game):
     hidden = "Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => window.__state || 'visible'});"
-    page = open_phone(browser, live_server, f"/en/games/{game.viewer_token}/", hidden)
+    url = f"/en/games/{game.viewer_token}/"
+    page = open_phone(browser, live_server, url, hidden + POLLS, clock=True)
     polls = []
-    page.on("request", lambda r: polls.append(r.url) if "/version?" in r.url else None)
-    page.wait_for_timeout(3500)
+
+    def is_poll(request) -> bool:
+        return "/version?" in request.url
+
+    page.on("request", lambda r: polls.append(r.url) if is_poll(r) else None)
+    with page.expect_response(is_poll):  # answered: none is under way when the page hides
+        page.clock.run_for(3_000)
     assert polls, "a visible page polls"
     page.evaluate("() => { window.__state = 'hidden'; }")
-    page.wait_for_timeout(300)
     polls.clear()
     record_classic(game, 1)
-    page.wait_for_timeout(7000)
+    page.clock.run_for(9_000)  # three polls come due
+    # The round trip after the clock's: a request those timers sent has been reported.
+    assert page.evaluate("() => window.__polls") == {"asked": 1, "dropped": 3}
     assert polls == []
     expect(page.locator("#sheet tbody tr")).to_have_count(1)
     page.evaluate("() => { window.__state = 'visible'; }")
-    expect(page.locator("#sheet tbody tr")).to_have_count(2, timeout=8000)
+    with page.expect_response(is_poll):
+        page.clock.run_for(3_000)  # the next poll
+    expect(page.locator("#sheet tbody tr")).to_have_count(2)
