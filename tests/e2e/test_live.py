@@ -15,7 +15,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from scorepad.models import Evening, EveningGame
+from scorepad.models import Evening, EveningGame, Game
+from tests.e2e.conftest import POLLS, paused_clock
 from tests.factories import ACTOR, GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -107,36 +108,6 @@ def test_a_viewers_phone_shows_the_sheet_its_stream_carried_without_asking(
     expect(viewer.locator(".sheet tbody tr")).to_have_count(14)
 
 
-def test_the_editors_phone_waits_for_its_own_saves_answer_not_its_event(
-    streams, phones, live_server
-):
-    """The stream hears the commit before the saving phone has its answer: that phone's
-    event waits for the answer, which is the new sheet, instead of fetching it beside it."""
-    game = GameFactory(players=["Anna", "Ben", "Cleo"])
-    editor = phones()
-
-    def answer_late(route):
-        answer = route.fetch()  # saved and committed: the event is on its way
-        editor.wait_for_timeout(700)
-        route.fulfill(response=answer)
-
-    editor.route(
-        re.compile(r".*/deals/new/$"),
-        lambda route: answer_late(route) if route.request.method == "POST" else route.continue_(),
-    )
-    editor.goto(f"{live_server.url}/en/games/{game.editor_token}/")
-    stream_held(editor)
-    asked_before = len(editor.versions)
-    record_deal_1(editor)
-    expect(editor.locator(".sheet tbody tr")).to_have_count(1)
-    editor.wait_for_timeout(300)
-    assert len(editor.versions) == asked_before
-    # Another phone's change is still fetched at once.
-    record_classic(game, 2)
-    expect(editor.locator(".sheet tbody tr")).to_have_count(2)
-    assert len(editor.versions) == asked_before + 1
-
-
 # Every "version" event the page's stream brings, as it comes (before live.js hears it).
 HEARD = """(() => {
   const Source = window.EventSource;
@@ -149,6 +120,44 @@ HEARD = """(() => {
     }
   };
 })();"""
+
+
+def heard(phone, version: int) -> None:
+    phone.wait_for_function(f"() => window.heardVersions.includes('{version}')")
+
+
+def test_the_editors_phone_waits_for_its_own_saves_answer_not_its_event(
+    streams, phones, live_server
+):
+    """The stream hears the commit before the saving phone has its answer: that phone's
+    event waits for the answer, which is the new sheet, instead of fetching it beside it."""
+    game = GameFactory(players=["Anna", "Ben", "Cleo"])
+    editor = phones()
+    editor.add_init_script(HEARD)
+
+    def answer_late(route):
+        answer = route.fetch()  # saved and committed: the event is on its way
+        heard(editor, Game.objects.get(pk=game.pk).version)  # and came, before the answer
+        route.fulfill(response=answer)
+
+    editor.route(
+        re.compile(r".*/deals/new/$"),
+        lambda route: answer_late(route) if route.request.method == "POST" else route.continue_(),
+    )
+    editor.goto(f"{live_server.url}/en/games/{game.editor_token}/")
+    stream_held(editor)
+    asked_before = len(editor.versions)
+    record_deal_1(editor)
+    expect(editor.locator(".sheet tbody tr")).to_have_count(1)
+    # The save answered, live.js lets the event's wait go (its loop resumes): what it would
+    # ask for then, it asks in that very step.
+    editor.wait_for_function("() => window.scorepadLive.saving === 0")
+    assert editor.evaluate("() => window.scorepadLive.loop().fetches") == 0
+    assert len(editor.versions) == asked_before
+    # Another phone's change is still fetched at once.
+    record_classic(game, 2)
+    expect(editor.locator(".sheet tbody tr")).to_have_count(2)
+    assert len(editor.versions) == asked_before + 1
 
 
 class HeldAnswer:
@@ -166,22 +175,17 @@ class HeldAnswer:
             route.continue_()
             return
         self.held.append((route, route.fetch()))
+        self.phone.evaluate("() => { window.answerHeld = true; }")  # for wait()
 
     def wait(self) -> None:
-        for _ in range(500):  # up to 10 s, for the phone to send the request
-            if self.held:
-                return
-            self.phone.wait_for_timeout(20)
-        raise AssertionError("the phone did not ask")
+        """Until the phone asked and the server's answer is held."""
+        self.phone.wait_for_function("() => window.answerHeld === true")
+        assert self.held
 
     def release(self) -> None:
         self.armed = False
         route, answer = self.held.pop()
         route.fulfill(response=answer)
-
-
-def heard(phone, version: int) -> None:
-    phone.wait_for_function(f"() => window.heardVersions.includes('{version}')")
 
 
 @pytest.mark.parametrize("where", ["sheet", "table"])
@@ -299,17 +303,40 @@ def test_table_mode_follows_the_stream_not_its_polls(streams, phones, live_serve
     dropped meanwhile, and a deal shows through it."""
     game = GameFactory(players=["Anna", "Ben", "Cleo"])
     screen = phones()
+    screen.add_init_script(POLLS)
+    paused_clock(screen)  # its 3 s checks come due when the test runs its clock on
     checks = []
     screen.on("request", lambda r: checks.append(r.url) if "/table/version?" in r.url else None)
     screen.goto(f"{live_server.url}/de/games/{game.viewer_token}/table/")
     stream_held(screen)
-    screen.wait_for_timeout(2000)  # the first event's check, made when the stream opened
+    # The first event's check, made when the stream opened, answered.
+    screen.wait_for_function(
+        "() => { const s = window.scorepadLive.loop(); return s.fetches === 1 && !s.loading; }"
+    )
     asked_before = len(checks)
-    screen.wait_for_timeout(10_000)  # three or four 3 s checks would go without the stream
+    screen.clock.run_for(12_000)  # four 3 s checks come due
+    # The round trip after the clock's: a request those timers sent has been reported.
+    assert screen.evaluate("() => window.__polls.dropped") == 4
     assert len(checks) == asked_before, checks
     record_classic(game, 1)  # Ben goes out on another phone
+    # Shown through the stream: the page's clock stands, no 3 s check comes due.
     expect(screen.locator(".tm-deal")).to_have_text(re.compile(r"\b2\b"), timeout=10_000)
     assert screen.evaluate("window.scorepadLive.open")
+
+
+# How many "beat" events the page's stream brought, counted as each comes (before live.js
+# hears it).
+BEATS = """(() => {
+  const Source = window.EventSource;
+  if (!Source) return;
+  window.beats = 0;
+  window.EventSource = class extends Source {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("beat", () => { window.beats += 1; });
+    }
+  };
+})();"""
 
 
 def test_a_stream_that_falls_silent_is_counted_lost_and_the_phone_polls(
@@ -327,12 +354,21 @@ def test_a_stream_that_falls_silent_is_counted_lost_and_the_phone_polls(
         settings.LIVE_STREAMS = True
         settings.LIVE_PORT = str(process.port)
         viewer = phones()
+        viewer.add_init_script(BEATS)
+        paused_clock(viewer)  # the page's watch over the beats runs on when the test says
         viewer.goto(f"{live_server.url}/en/games/{game.viewer_token}/")
         stream_held(viewer)
-        viewer.wait_for_timeout(1500)  # beats came: the stream is still held
-        assert viewer.evaluate("window.scorepadLive.open")
-        assert not viewer.evaluate("window.scorepadLive.lost")
+        # Beats come (every 0.5 s of real time) and the stream stays held: after each of
+        # three, 1 s of the page's time, 3 s in all, twice the 1.5 s its watch allows
+        # without one.
+        for _ in range(3):
+            beats = viewer.evaluate("() => window.beats")
+            viewer.wait_for_function("n => window.beats > n", arg=beats)
+            viewer.clock.run_for(1_000)
+            assert viewer.evaluate("window.scorepadLive.open")
+            assert not viewer.evaluate("window.scorepadLive.lost")
         process.process.send_signal(signal.SIGSTOP)
+        viewer.clock.resume()  # from here the page's time is the real one
         try:
             viewer.wait_for_function("() => window.scorepadLive.lost >= 1", timeout=5000)
             assert not viewer.evaluate("window.scorepadLive.open")
