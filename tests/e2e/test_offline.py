@@ -7,13 +7,14 @@ import re
 
 import pytest
 from django.test import override_settings
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from scorepad.models import Game
 from scorepad.sheet import build_sheet
 from scorepad.templatetags.scorepad import signed
 from scorepad.views.sheet import _qr
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, paused_clock
 from tests.factories import ACTOR, GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -48,21 +49,39 @@ def qr_link(organiser, host: str, game: Game, which: str) -> str:
 
 KEPT = "() => caches.open('scorepad-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
 
+# True once the service worker's cache holds an address that matches: each check reads the
+# cache (asynchronous) for the next one.
+KEPT_MATCHING = """pattern => {
+  caches.open('scorepad-pages').then(c => c.keys())
+    .then(keys => { window.keptUrls = keys.map(r => r.url); }, () => {});
+  return (window.keptUrls || []).some(url => new RegExp(pattern).test(url));
+}"""
 
-def ready_offline(page) -> None:
-    """The service worker controls the page and keeps its sheet, which holds the next deal's
-    form and, for each deal it can correct, the deal as stored (data-values): so no
-    correction form is fetched for later while the game is played (issue 24)."""
+
+def wait_until_kept(page, pattern: str, what: str) -> None:
+    try:
+        page.wait_for_function(KEPT_MATCHING, arg=pattern)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"the service worker did not keep {what}: {page.evaluate(KEPT)}")
+
+
+def ready_offline(page, url: str) -> None:
+    """Opens ``url``: the service worker controls the page and keeps its sheet, which holds
+    the next deal's form and, for each deal it can correct, the deal as stored (data-values):
+    so no correction form is fetched for later while the game is played (issue 24).
+    table.js's prefetch (1.5 s after the sheet) runs on the page's clock, paused until it
+    has; then the clock runs on as time does."""
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/edit/" in r.url else None)
+    paused_clock(page)
+    page.goto(url)
     page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
-    for _ in range(100):
-        kept = page.evaluate(KEPT)
-        if any(re.search(r"/games/[^/]+/$", url) for url in kept):
-            break
-        page.wait_for_timeout(100)
-    else:
-        pytest.fail(f"the service worker did not keep the sheet: {kept}")
-    page.wait_for_timeout(2_000)  # table.js's prefetch would have run (1.5 s after the sheet)
-    assert not [url for url in page.evaluate(KEPT) if "/edit/" in url], "a form was prefetched"
+    wait_until_kept(page, r"/games/[^/]+/$", "the sheet")
+    page.clock.run_for(2_000)  # the prefetch comes due (the 3 s poll not yet)
+    kept = page.evaluate(KEPT)  # the round trip: a request the prefetch sent was reported
+    assert not asked, "a form was prefetched"
+    assert not [url for url in kept if "/edit/" in url], "a form was prefetched"
+    page.clock.resume()
 
 
 def record(page, winner: str, jokers: str) -> None:
@@ -100,9 +119,8 @@ def test_a_phone_without_connection_keeps_its_deals_and_sends_them_once(browser,
     assert url.startswith("http://127.0.0.1:")
 
     a, b = phone(browser), phone(browser)
-    a.goto(url)
+    ready_offline(a, url)
     b.goto(url)
-    ready_offline(a)
 
     a.context.set_offline(True)
     record(a, "Cleo", "1")
@@ -160,8 +178,7 @@ def test_a_kept_correction_meets_another_phones_correction_as_a_conflict(browser
     record_classic(game, 1)
     url = qr_link(phone(browser), table, game, "editor")
     a, b = phone(browser), phone(browser)
-    a.goto(url)
-    ready_offline(a)
+    ready_offline(a, url)
 
     a.context.set_offline(True)
     correct(a, 2, "Cleo")
@@ -201,13 +218,7 @@ def test_an_ended_games_corrections_are_kept_for_a_phone_without_connection(brow
     a = phone(browser)
     a.goto(url)
     a.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
-    for _ in range(100):
-        kept = a.evaluate(KEPT)
-        if any(re.search(r"/deals/2/edit/\?_partial=1", u) for u in kept):
-            break
-        a.wait_for_timeout(100)
-    else:
-        pytest.fail(f"the forms of the ended game were not kept: {kept}")
+    wait_until_kept(a, r"/deals/2/edit/\?_partial=1", "the forms of the ended game")
     expect(a.locator("#offline-deal")).to_have_count(0)
     a.context.set_offline(True)
     a.get_by_role("link", name="Correct deal 2").click()
@@ -224,10 +235,7 @@ def test_a_page_never_opened_shows_the_offline_page_with_the_kept_sheets(browser
     a.goto(url)
     a.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller")
     a.reload()  # the worker keeps this page and, for its language, the offline page
-    for _ in range(100):
-        if any(u.endswith("/en/offline/") for u in a.evaluate(KEPT)):
-            break
-        a.wait_for_timeout(100)
+    wait_until_kept(a, r"/en/offline/$", "the offline page")
     a.context.set_offline(True)
     a.goto(url.rsplit("/en/", 1)[0] + "/en/circles/new/")
     expect(a.locator("h1")).to_have_text("No connection")
@@ -248,6 +256,22 @@ def plain_http_phone(browser):
     return page
 
 
+# What the connection line says, each time it is set (as the text set), and how many of the
+# live update's polls failed (no connection).
+SAID_AND_FAILED = """
+window.said = [];
+window.pollsFailed = 0;
+new MutationObserver((records) => {
+  for (const r of records)
+    if (r.target.classList && r.target.classList.contains('connection'))
+      window.said.push(Array.from(r.addedNodes, (n) => n.textContent).join(''));
+}).observe(document, {subtree: true, childList: true});
+document.addEventListener('htmx:sendError', (event) => {
+  if (event.target.classList && event.target.classList.contains('poll')) window.pollsFailed += 1;
+});
+"""
+
+
 def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     browser, live_server
 ):
@@ -255,6 +279,8 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     record_classic(game, 0)
     record_classic(game, 1)
     a = plain_http_phone(browser)
+    a.add_init_script(SAID_AND_FAILED)
+    a.clock.install()  # the page's timers on Playwright's clock, running as time does
     a.goto(f"{live_server.url}/en/games/{game.editor_token}/")
     expect(a.locator("#sheet tbody tr")).to_have_count(2)
     assert a.evaluate("() => !navigator.serviceWorker || !navigator.serviceWorker.controller")
@@ -271,7 +297,13 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     expect(a.locator("#panel")).to_have_count(0)
     waiting = "No connection — saved on this phone. Waiting to be sent (1)."
     expect(a.locator(".connection")).to_have_text(waiting)
-    a.wait_for_timeout(7000)  # two live updates fail meanwhile: the waiting state stays
+    # Two live updates fail meanwhile (6 s of the page's time at once), each said again
+    # after it, and the waiting state stays.
+    failed, said = a.evaluate("() => [window.pollsFailed, window.said.length]")
+    a.clock.run_for(6_000)
+    a.wait_for_function("n => window.pollsFailed >= n", arg=failed + 2)
+    a.wait_for_function("n => window.said.length >= n", arg=said + 2)
+    assert set(a.evaluate("() => window.said")[said:]) == {waiting}
     expect(a.locator(".connection")).to_have_text(waiting)
 
     # The second deal: numbered after the one waiting (issue 23, item 2).
