@@ -114,8 +114,8 @@ def paused_clock(page) -> None:
     opened: the clock is its browser context's (each phone here has one of its own). What
     comes from outside the page comes as it comes: answers, and the stream's events."""
     now = time.time()
-    page.clock.install(time=now - 60)
-    page.clock.pause_at(now)  # a minute on, on about:blank: no timer there to fire
+    page.clock.install(time=now - 60)  # a minute back: pause_at cannot go into the past
+    page.clock.pause_at(now)  # on about:blank, where no timer waits to fire
 
 
 # How many times the live update's .poll asked (a 3 s poll, or live.js's fetch through it)
