@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from scorepad.models import Evening, EveningGame, Game
+from scorepad.models import Evening, EveningGame
 from tests.e2e.conftest import POLLS, paused_clock
 from tests.factories import ACTOR, GameFactory, record_classic
 
@@ -134,10 +134,12 @@ def test_the_editors_phone_waits_for_its_own_saves_answer_not_its_event(
     game = GameFactory(players=["Anna", "Ben", "Cleo"])
     editor = phones()
     editor.add_init_script(HEARD)
+    game.refresh_from_db()
+    saved = game.version + 1  # the version of deal 1 (a change counts one up)
 
     def answer_late(route):
         answer = route.fetch()  # saved and committed: the event is on its way
-        heard(editor, Game.objects.get(pk=game.pk).version)  # and came, before the answer
+        heard(editor, saved)  # and came, before the answer
         route.fulfill(response=answer)
 
     editor.route(
