@@ -249,7 +249,7 @@ def test_the_header_stays_readable_over_a_scrolled_sheet(page, lang):
     connection = page.locator("#table-bar .connection")
     expect(connection).not_to_be_empty(timeout=15_000)
     page.mouse.wheel(0, 700)
-    page.wait_for_function("window.scrollY > 300")
+    page.wait_for_function("() => window.scrollY > 300")
     assert covered(page, ".top .brand") == []
     assert covered(page, ".top .lang summary") == []
     header = page.locator(".top").bounding_box()
@@ -281,7 +281,7 @@ def test_a_phone_offline_keeps_the_waiting_line_in_view_and_its_list_off_the_she
     connection = page.locator("#table-bar .connection")
     expect(connection).to_contain_text("(3)")
     page.mouse.wheel(0, 900)
-    page.wait_for_function("window.scrollY > 500")
+    page.wait_for_function("() => window.scrollY > 500")
     header = page.locator(".top").bounding_box()
     said = connection.bounding_box()
     assert said["y"] >= header["y"] + header["height"] - 1
