@@ -463,6 +463,17 @@ def coverage_args(env: dict) -> list[str]:
     return ["--cov", "--cov-report=term"]
 
 
+def worker_args(env: dict, extra: list[str]) -> list[str]:
+    """pytest-xdist's arguments: the suite runs in one worker process per core (``-n auto``;
+    ``TEST_WORKERS=N`` sets the number, ``TEST_WORKERS=0`` runs it in this process), unless
+    the extra arguments choose for themselves (``-n``, ``-p no:xdist``, ``--pdb``)."""
+    if any(
+        arg in ("--pdb", "no:xdist") or arg.startswith(("-n", "--numprocesses")) for arg in extra
+    ):
+        return []
+    return ["-n", env.get("TEST_WORKERS") or "auto"]
+
+
 def runtests() -> None:
     _reexec_in_venv("dev")
     _ensure_chromium()
@@ -486,7 +497,9 @@ def runtests() -> None:
     _say(f"tests on {'DATABASE_URL' if env.get('DATABASE_URL') else 'SQLite'}")
     extra = sys.argv[2:]
     result = subprocess.run(
-        [str(bin_dir / "pytest"), *coverage_args(env), *extra], cwd=ROOT, env=env
+        [str(bin_dir / "pytest"), *coverage_args(env), *worker_args(env, extra), *extra],
+        cwd=ROOT,
+        env=env,
     )
     sys.exit(result.returncode)
 
