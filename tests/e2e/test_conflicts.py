@@ -9,7 +9,11 @@ from scorepad.models import Deal, Game
 from tests.e2e.conftest import PHONE
 from tests.factories import GameFactory, record_penalty
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.every_database,  # the database changes what the phones see: tests/databases.py
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def phone(browser, live_server, game):

@@ -19,7 +19,11 @@ from playwright.sync_api import expect
 from scorepad.models import Evening, EveningGame, Game
 from tests.e2e.conftest import PHONE
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.every_database,  # the database changes what the phones see: tests/databases.py
+    pytest.mark.django_db(transaction=True),
+]
 
 LANG = "nb"
 

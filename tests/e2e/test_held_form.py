@@ -11,7 +11,11 @@ from playwright.sync_api import expect
 from scorepad.models import Game
 from tests.factories import GameFactory, record_classic
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.every_database,  # the database changes what the phones see: tests/databases.py
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def form_fetches(requests: list[tuple[str, str]]) -> list[str]:

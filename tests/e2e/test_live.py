@@ -19,7 +19,11 @@ from scorepad.models import Evening, EveningGame
 from tests.e2e.conftest import POLLS, paused_clock
 from tests.factories import ACTOR, GameFactory, record_classic
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.every_database,  # the database changes what the phones see: tests/databases.py
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture

@@ -17,7 +17,11 @@ from scorepad.views.sheet import _qr
 from tests.e2e.conftest import PHONE, paused_clock
 from tests.factories import ACTOR, GameFactory, record_classic
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.every_database,  # the database changes what the phones see: tests/databases.py
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture
