@@ -3,6 +3,9 @@ from hypothesis import HealthCheck, settings
 
 from tests.catalogues import compile_catalogues
 
+# Where the run's time went (printed at its end), and which tests run on which database.
+pytest_plugins = ["tests.timings", "tests.databases"]
+
 # Property tests check behaviour, not speed: no per-example deadline, and a busy CI machine
 # must not turn "slow data generation" into a failure.
 settings.register_profile(
