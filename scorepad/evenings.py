@@ -118,7 +118,7 @@ def known_evenings(request: HttpRequest) -> list[Evening]:
     ids, seen = created_evening_ids(request), seen_tokens(request)
     if not ids and not seen:
         return []
-    evenings = list(Evening.objects.known_to(ids, seen))
+    evenings = list(Evening.objects.known_to(ids, seen).with_date())
     seen_set = set(seen)
     for evening in evenings:
         evening.can_edit = evening.pk in ids or evening.editor_token in seen_set
@@ -145,7 +145,7 @@ def not_in_an_evening(games: list[Game]) -> list[Game]:
 
 def counted_elsewhere_message(evening: Evening) -> str:
     """Why a game cannot be added: the evening (named, with its date) it counts in."""
-    date = date_format(evening.created_at, "SHORT_DATE_FORMAT")
+    date = date_format(evening.date, "SHORT_DATE_FORMAT")
     if evening.name:
         return gettext(
             "That game counts in the evening “%(name)s” of %(date)s already: a game's "

@@ -13,11 +13,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Exists, F, Prefetch, Q
+from django.db.models import Exists, F, Min, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -1134,6 +1135,10 @@ class EveningQuerySet(models.QuerySet):
             | Q(editor_token__in=list(tokens))
         )
 
+    def with_date(self) -> EveningQuerySet:
+        """Each evening with the start of its first game, read in the same query (``date``)."""
+        return self.annotate(first_game_at=Min("games__game__created_at"))
+
 
 class Evening(models.Model):
     """Several games played by the same people: one money ledger across them.
@@ -1177,6 +1182,15 @@ class Evening(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.next_evening_id is not None
+
+    @property
+    def date(self) -> datetime:
+        """The day it is played: the start of its first game, or, with no game yet, when it
+        was made. The evening a carry makes is made when the one before ends, often a week
+        before its first game."""
+        if not hasattr(self, "first_game_at"):
+            self.first_game_at = self.games.aggregate(first=Min("game__created_at"))["first"]
+        return self.first_game_at or self.created_at
 
     def change(
         self,
@@ -1309,9 +1323,9 @@ class Evening(models.Model):
                 )
                 for game_id in seen
             )
-            following = Evening.objects.create(
-                name=evening.name, stake=evening.stake, circle_id=evening.circle_id
-            )
+            # Its name is its own (blank until it is given one), and its date is that of its
+            # first game: it is another evening, not a copy of this one.
+            following = Evening.objects.create(stake=evening.stake, circle_id=evening.circle_id)
             # Two players of one name (two people of a circle named alike before the name
             # rule, "Zoe" and "Zoe"): each balance keeps its own row, the second "Zoe (2)".
             taken: set[str] = set()

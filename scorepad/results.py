@@ -251,13 +251,13 @@ def evening_result(page: EveningPage) -> Result:
         note = ""
     return Result(
         title=evening.name or _("Evening"),
-        date=_day(evening.created_at),
+        date=_day(evening.date),
         heading=heading,
         places=places,
         payments=payments,
         note=note,
         so_far=so_far,
-        filename=_filename("evening", evening.created_at, evening.pk),
+        filename=_filename("evening", evening.date, evening.pk),
         language=translation.get_language() or "en",
     )
 

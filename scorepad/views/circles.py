@@ -166,7 +166,9 @@ def render_circle(
     games = list(Game.objects.filter(circle=circle).with_seats().order_by("-created_at", "-pk"))
     for game in games:
         game.link_token = game.editor_token if access.can_edit else game.viewer_token
-    evenings = list(Evening.objects.filter(circle=circle).order_by("-created_at", "-pk"))
+    evenings = list(
+        Evening.objects.filter(circle=circle).with_date().order_by("-created_at", "-pk")
+    )
     for evening in evenings:
         evening.link_token = evening.editor_token if access.can_edit else evening.viewer_token
     seats: dict[int, int] = {}  # a person's pk: the games they sat in

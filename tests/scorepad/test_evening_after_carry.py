@@ -7,12 +7,14 @@ lose the change."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
 
 from scorepad.evenings import build_evening, resolve_evening
 from scorepad.models import Evening, EveningBalance, Game, GameEvent, StaleVersion
+from scorepad.results import evening_result
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
 from tests.scorepad.test_evenings import finished_classic, finished_romme, start, url
@@ -217,3 +219,69 @@ def test_a_carried_evening_s_settle_up_reads_as_carried_not_as_payments_due(even
     assert all(item.startswith("<del>") and item.endswith("</del>") for item in items)
     # The way on: the next evening's link this phone may use (its starter's: the editor's).
     assert url("evening", following.editor_token) in page
+
+
+def test_the_next_evening_has_a_name_of_its_own_and_the_date_of_its_first_game(client):
+    """Issue 45, item 2: the evening a carry makes is not a copy of the one before. It is made
+    when "Thursday 7 December" ends; its first game is a week later. Its page, the share
+    result, the circle's list and a refusal that names the evening before all tell the two
+    apart: the next evening has no name until given one, and its date is its first game's."""
+    circle = CircleFactory()
+    first = finished_classic(["Anna", "Ben", "Cleo"], winner=0, no_wild=True)
+    Game.objects.filter(pk=first.pk).update(created_at=datetime(2026, 12, 3, 19, tzinfo=UTC))
+    own(client, first)
+    start(client, [first], name="Thursday 3 December")
+    evening = Evening.objects.get()
+    Evening.objects.filter(pk=evening.pk).update(created_at=datetime(2026, 12, 3, 19, tzinfo=UTC))
+    following = carry(client, evening)
+    assert following.name == ""
+    Evening.objects.filter(pk=following.pk).update(
+        created_at=datetime(2026, 12, 3, 23, tzinfo=UTC)  # made as the first one ended
+    )
+    page = client.get(url("evening", following.editor_token)).content.decode()
+    assert "<h1>Evening</h1>" in page
+    assert "Thursday 3 December" not in re.sub(r"<a [^>]*>.*?</a>", "", page, flags=re.S)
+    assert "Started on 12/03/2026" in page  # no game yet: when it was made
+    # The first game of the next evening is played a week later: that is its date.
+    second = finished_classic(["Anna", "Ben", "Cleo"], winner=1, no_wild=True)
+    Game.objects.filter(pk=second.pk).update(created_at=datetime(2026, 12, 10, 19, tzinfo=UTC))
+    own(client, second)
+    page = client.get(url("evening", following.editor_token)).content.decode()
+    add = {
+        "version": hidden(page, "version"),
+        "once": hidden(page, "once"),
+        "game": second.editor_token,
+        "stake": "0,10",
+    }
+    assert client.post(url("evening-add", following.editor_token), add).status_code == 302
+    page = client.get(url("evening", following.editor_token)).content.decode()
+    assert "Started on 12/10/2026" in page
+    # A game of the evening before, offered to this one, is refused naming that evening
+    # with its own date: not this page's name, not this page's date.
+    page = client.get(url("evening", following.editor_token)).content.decode()
+    refused = client.post(
+        url("evening-add", following.editor_token),
+        {
+            **add,
+            "version": hidden(page, "version"),
+            "once": hidden(page, "once"),
+            "game": first.editor_token,
+        },
+    ).content.decode()
+    assert "counts in the evening “Thursday 3 December” of 12/03/2026 already" in refused
+    # A circle's list of evenings: each with its own date (its editor's page).
+    Evening.objects.filter(pk__in=[evening.pk, following.pk]).update(circle=circle)
+    circle_page = client.get(url("circle", circle.editor_token)).content.decode()
+
+    def listed(one: Evening) -> tuple[str, str]:
+        link = re.escape(url("evening", one.editor_token))
+        found = re.search(rf'href="{link}">([^<]*)</a> · <time [^>]*>([^<]*)</time>', circle_page)
+        assert found, one
+        return found.group(1), found.group(2)
+
+    assert listed(following) == ("Evening", "12/10/2026")
+    assert listed(evening) == ("Thursday 3 December", "12/03/2026")
+    # What the next evening's result shares carries its first game's day.
+    shared = evening_result(build_evening(fresh(following)))
+    assert shared.date == "December 10"
+    assert shared.filename == f"evening-2026-12-10-{following.pk}"
