@@ -208,6 +208,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
+# Dates as each language writes them, where Django's own formats read wrong (Finnish days
+# of a month in the partitive, Polish short dates with dots).
+FORMAT_MODULE_PATH = ["continental.formats"]
 USE_TZ = True
 TIME_ZONE = "UTC"
 
