@@ -291,3 +291,13 @@ def test_this_year_s_game_still_going_counts_for_nothing_this_year(client):
     assert shown["Anna"]["Games"] == "1"
     assert shown["Ben"]["Wins"] == "0"
     assert shown["Anna"]["Wins"] == "1"
+
+
+@pytest.mark.django_db
+def test_the_best_deal_and_its_day_read_apart_and_finnish_counts_one_time(year, client):
+    """Issue 45, words: the best deal's score and its date were run together ("0 7.12.2026");
+    a dot stands between them. Finnish counts one time as "1 kerta" (not "kerran", once)."""
+    shown = figures_on(client.get(year_url(year, 2025)).content.decode())
+    assert re.fullmatch(r"[+−-]?\d+\s+·\s+\d\d/\d\d/2025", shown["Anna"]["Best deal"]), shown
+    finnish = figures_on(client.get(year_url(year, 2025, lang="fi")).content.decode())
+    assert finnish["Cleo"]["Useimmin heti edellä sijoittunut"] == "Anna, 1 kerta"
