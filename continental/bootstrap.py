@@ -105,7 +105,7 @@ options:
   --local            serve this computer only (127.0.0.1); also SERVE_LOCAL=true
   --port PORT        the port (default 8000; also PORT)
   --address ADDRESS  the address the phones use, when the one found is not right
-                     (also TABLE_ADDRESS)
+                     (also TABLE_ADDRESS); with --local, this computer's name for it
   --workers N        gunicorn worker processes (default 2, each with 4 threads;
                      also GUNICORN_WORKERS)
   --live-port PORT   the port of the live streams that push every change to the phones
@@ -244,10 +244,12 @@ def terminal_qr(url: str) -> str:
     return "\n".join(lines)
 
 
-def _banner(urls: list[str], local_url: str, local_only: bool) -> str:
+def _banner(urls: list[str], local_url: str, local_only: bool, data: str = "data/") -> str:
     """What the terminal shows once the server answers: the address and a QR code of it."""
     lines = ["", "Continental is ready.", f"  On this computer:  {local_url}"]
     if local_only:
+        for url in urls:  # --local with --address: this computer's name for it
+            lines.append(f"  And as:  {url}")
         lines.append("  Only this computer can open it (--local).")
     elif urls:
         for url in urls:
@@ -259,8 +261,14 @@ def _banner(urls: list[str], local_url: str, local_only: bool) -> str:
         )
     else:
         lines.append("  No network was found: only this computer can open it.")
-    lines.append("Press Ctrl-C to stop. The games stay in data/.")
+    lines.append(f"Press Ctrl-C to stop. The games stay in {data}.")
     return "\n".join(lines) + "\n"
+
+
+def _shown_data_dir(env: dict) -> str:
+    """Where the games are kept, as the banner names it: data/ unless DATA_DIR says."""
+    data = env.get("DATA_DIR")
+    return f"{data.rstrip('/')}/" if data else "data/"
 
 
 def serve() -> None:
@@ -273,13 +281,16 @@ def serve() -> None:
     env.setdefault("SECRET_KEY", _secret_key())
     port = options["port"]
     local_only = options["local"]
-    addresses = (
-        [] if local_only else ([options["address"]] if options["address"] else lan_addresses())
-    )
+    # --address names the address the phones use; with --local, the name this computer
+    # opens it by (a name in /etc/hosts, say): its links and QR codes use it either way.
+    if options["address"]:
+        addresses = [options["address"]]
+    else:
+        addresses = [] if local_only else lan_addresses()
     urls = [f"http://{_url_host(address)}:{port}" for address in addresses]
-    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    hosts = ["localhost", "127.0.0.1", "[::1]"] + [_url_host(a) for a in addresses]
     if not local_only:
-        hosts += [_url_host(address) for address in addresses] + _host_names()
+        hosts += _host_names()
     env.setdefault("ALLOWED_HOSTS", ",".join(hosts))
     env.setdefault("CSRF_TRUSTED_ORIGINS", ",".join(f"{url}" for url in urls))
     if urls:
@@ -293,7 +304,9 @@ def serve() -> None:
     env.update(
         GUNICORN_BIND=f"127.0.0.1:{port}" if local_only else f"0.0.0.0:{port}",
         GUNICORN_WORKERS=options["workers"],
-        GUNICORN_BANNER=_banner([f"{url}/" for url in urls], local_url, local_only),
+        GUNICORN_BANNER=_banner(
+            [f"{url}/" for url in urls], local_url, local_only, _shown_data_dir(env)
+        ),
     )
     # Threads suit SQLite (one writer at a time, WAL readers); the access log would bury the
     # address under the phones' live updates: GUNICORN_ACCESSLOG=- turns it back on.

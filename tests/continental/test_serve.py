@@ -157,6 +157,50 @@ def test_the_lan_addresses_leave_out_loopback_and_link_local():
         assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address)
 
 
+def test_serve_local_with_an_address_answers_by_that_name_on_this_computer(tmp_path):
+    """Issue 45, item 6: ``--local --address table.test`` once dropped the address, and a
+    page asked for by that name got a bare "Bad Request (400)". Now the name is this
+    computer's name for the app: printed, allowed, and used in the links it makes."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "serve",
+            "--local",
+            "--address",
+            "table.test",
+            "--port",
+            str(port),
+            "--no-live",
+        ],
+        cwd=ROOT,
+        env=clean_env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        found, printed = read_until(process, r"And as:\s+(http://\S+)\n(?s:.*)Ctrl-C to stop", 120)
+        assert found.group(1) == f"http://table.test:{port}/"
+        assert "Only this computer" in printed
+        assert f"The games stay in {tmp_path / 'data'}/." in printed  # DATA_DIR, not data/
+        asked = urllib.request.Request(
+            f"http://127.0.0.1:{port}/en/", headers={"Host": f"table.test:{port}"}
+        )
+        with urllib.request.urlopen(asked, timeout=10) as answer:
+            assert answer.status == 200
+            assert "Continental" in answer.read().decode()
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
 def test_the_banner_names_the_phones_address_with_a_qr_code_or_says_it_is_local():
     banner = bootstrap._banner(["http://192.168.1.20:8000/"], "http://127.0.0.1:8000/", False)
     assert "Phones on the same Wi-Fi:  http://192.168.1.20:8000/" in banner
@@ -165,6 +209,13 @@ def test_the_banner_names_the_phones_address_with_a_qr_code_or_says_it_is_local(
     local = bootstrap._banner([], "http://127.0.0.1:8000/", True)
     assert "Only this computer" in local
     assert "Phones" not in local
+    named = bootstrap._banner(
+        ["http://table.test:8000/"], "http://127.0.0.1:8000/", True, "/srv/t/"
+    )
+    assert "And as:  http://table.test:8000/" in named
+    assert "The games stay in /srv/t/." in named
+    assert bootstrap._shown_data_dir({"DATA_DIR": "/srv/t"}) == "/srv/t/"
+    assert bootstrap._shown_data_dir({}) == "data/"
 
 
 def render_terminal(text: str, foreground: int, background: int, scale: int = 4):

@@ -256,3 +256,12 @@ def test_the_export_outside_a_transaction_reads_one_snapshot(tmp_path):
     empty_the_database()
     restore(path)
     assert [s.total for s in Game.objects.get().seats.order_by("position")] == [0, 25]
+
+
+def test_the_command_counts_one_thing_in_the_singular():
+    from scorepad.management.commands.backup import counted
+
+    assert counted(1, "circle") == "1 circle"
+    assert counted(2, "circle") == "2 circles"
+    assert counted(1, "person", "people") == "1 person"
+    assert counted(0, "person", "people") == "0 people"

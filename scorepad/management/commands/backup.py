@@ -670,6 +670,13 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
 
 
 # --- the command --------------------------------------------------------------------------
+
+
+def counted(n: int, one: str, many: str = "") -> str:
+    """``1 game``, ``2 games``: what the command says to whoever runs it (in English)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 class Command(BaseCommand):
     help = "Export every game to one JSON backup, or restore such a backup into an empty database."
 
@@ -715,8 +722,8 @@ class Command(BaseCommand):
             Path(temporary).unlink(missing_ok=True)
             raise
         self.stderr.write(
-            f"Wrote {len(document['games'])} games and {len(document['circles'])} circles "
-            f"to {target}."
+            f"Wrote {counted(len(document['games']), 'game')} and "
+            f"{counted(len(document['circles']), 'circle')} to {target}."
         )
 
     def restore(self, file: str) -> None:
@@ -752,4 +759,7 @@ class Command(BaseCommand):
             ) from None
         for line in cleaned:
             self.stderr.write(line)
-        self.stdout.write(f"Restored {games} games and {players} people of circles.")
+        self.stdout.write(
+            f"Restored {counted(games, 'game')} and {counted(players, 'person', 'people')} "
+            "of circles."
+        )
