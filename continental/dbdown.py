@@ -33,9 +33,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views import defaults
 
-from . import diskfull
+from . import diskfull, errors
 
 log = logging.getLogger(__name__)
 
@@ -121,11 +120,11 @@ def process_exception(request: HttpRequest, exception: Exception) -> HttpRespons
 
 def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
     """``handler500``: an error outside the view (a middleware's) that is a lost database
-    answers 503 too; every other error Django's own 500 page."""
+    answers 503 too; every other error the app's 500 page (errors.py)."""
     exception = sys.exc_info()[1]
     if exception is not None and is_lost(exception):
         return answer_lost(request, exception)
-    return defaults.server_error(request, template_name)
+    return errors.server_error(request)
 
 
 class RetryReadMiddleware:

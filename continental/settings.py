@@ -112,11 +112,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "continental.errors.ErrorPagesMiddleware",  # inside CSP: its pages get the policy too
     "continental.middleware.LiveOriginMiddleware",  # after CSP: marks the answer first
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "continental.urls"
+# A form refused by the CSRF check says, in the phone's language, to reload and send again.
+CSRF_FAILURE_VIEW = "continental.errors.csrf_failure"
 WSGI_APPLICATION = "continental.wsgi.application"
 
 TEMPLATES = [

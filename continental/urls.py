@@ -6,7 +6,10 @@ from rules import api, openapi
 
 from . import app, views
 
-# A lost database connection outside a view answers 503, not the 500 page (dbdown.py).
+# Every error answer is a page of the app in the phone's language (errors.py); a lost
+# database connection outside a view answers 503, not the 500 page (dbdown.py).
+handler400 = "continental.errors.bad_request"
+handler403 = "continental.errors.permission_denied"
 handler500 = "continental.dbdown.server_error"
 
 urlpatterns = [
