@@ -379,7 +379,7 @@ def penalty_deal(
             points = _hand_points(variant, player, left[player], limits, all_cards)
         if player == went_out and points:
             raise ScoreError(
-                gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
+                gettext_noop("%(player)s: leave the points empty; going out scores 0"),
                 player=player,
             )
         scores[player] = points
@@ -425,7 +425,7 @@ def penalty_errors(
         if player == went_out and points:
             found.append(
                 ScoreError(
-                    gettext_noop("%(player)s went out and scores 0; no cards are left in hand"),
+                    gettext_noop("%(player)s: leave the points empty; going out scores 0"),
                     player=player,
                 )
             )

@@ -343,7 +343,7 @@ def test_the_player_who_went_out_may_be_given_as_zero_or_no_cards():
 
 
 def test_the_player_who_went_out_cannot_have_points():
-    with pytest.raises(ScoreError, match="Anna went out and scores 0") as exc:
+    with pytest.raises(ScoreError, match="Anna: leave the points empty; going out scores 0") as exc:
         penalty_deal(nordic, PLAYERS, "Anna", {"Anna": 5, "Bo": 5, "Cara": 5, "Dan": 5})
     assert exc.value.player == "Anna"
 

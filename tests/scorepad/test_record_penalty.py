@@ -1,5 +1,6 @@
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from scorepad.models import Deal, DealScore, Game
 from tests.factories import GameFactory, penalty_form_data, record_penalty
@@ -97,8 +98,12 @@ def test_nobody_went_out_every_hand_counts(client, nordic):
 def test_the_winner_with_cards_left_is_refused(client, nordic):
     data = penalty_form_data(nordic, 0, {0: 10, 1: 10, 2: 10, 3: 5})
     body = client.post(url(nordic), data).content.decode()
-    assert "Anna went out and scores 0" in body
+    # An instruction, not a fact (issue 45, item 8): what to do with the box.
+    assert "Anna: leave the points empty; going out scores 0" in body
     assert not Deal.objects.exists()
+    with translation.override("pl"):
+        body = client.post(url(nordic).replace("/en/", "/pl/"), data).content.decode()
+    assert "Anna: zostaw punkty puste; kto kończy rozdanie, ma 0" in body
 
 
 def test_the_contract_game_ends_by_itself_after_the_seventh_deal(client, nordic):
