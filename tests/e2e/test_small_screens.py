@@ -290,3 +290,21 @@ def test_a_phone_offline_keeps_the_waiting_line_in_view_and_its_list_off_the_she
     outbox = page.locator(".outbox").bounding_box()
     assert outbox["y"] + outbox["height"] <= header["y"] + header["height"], "the list stuck"
     page.context.set_offline(False)
+
+
+def test_the_record_deal_form_opens_with_its_heading_below_the_header(page):
+    """Issue 45, item 8: the form held in the sheet scrolled itself to the top of the screen,
+    its heading under the sticky header. Its heading is whole and uncovered when it opens."""
+    game = GameFactory(variant_id="classic", players=LONG)
+    for deal in range(15):
+        record_classic(game, deal % 4)
+    page.goto(f"{page.base}/en/games/{game.editor_token}/")
+    page.get_by_role("link", name="Record deal 16").click()
+    title = page.locator("#panel-title")
+    expect(title).to_have_text("Record deal 16")
+    drawn(page)
+    assert page.evaluate("() => window.scrollY") > 0  # it did scroll to the form
+    header = page.locator(".top").bounding_box()
+    heading = title.bounding_box()
+    assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
+    assert covered(page, "#panel-title") == []
