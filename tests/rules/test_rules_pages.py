@@ -534,3 +534,21 @@ def test_the_link_from_a_game_marks_its_house_rules(client):
     body = body_of(client.get(url.split("#")[0]))
     assert 'class="rule-option changed" id="option-opening_minimum"' in body
     assert body_of(client.get(summary)).count('class="rule-option changed"') == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "may"),
+    [
+        ("en", "You may lay the contract on any turn once you hold it (you need not)"),
+        ("de", "Den Kontrakt darf man auslegen, sobald man ihn hat"),
+        ("nb", "Når du har kontrakten, kan du legge den ut (du må ikke)"),
+        ("pl", "Gdy masz kontrakt, możesz go wyłożyć (nie musisz)"),
+        ("fi", "Kun sinulla on sopimus, saat pöytää sen (ei ole pakko)"),
+        ("es", "Cuando tengas el contrato, puedes bajarlo (no es obligatorio)"),
+    ],
+)
+def test_the_spanish_games_summary_says_the_contract_may_be_laid_not_must(client, lang, may):
+    """Issue 45, rules: the sheet lets a player lay the contract; it does not make them as
+    soon as they hold it, as four summaries said."""
+    body = body_of(client.get(f"/{lang}/rules/contract-spanish/summary/"))
+    assert may in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", body))
