@@ -73,10 +73,16 @@ def test_the_score_pad_and_its_swaps_write_nothing_to_the_console(phone, live_se
     form.locator("label.chip", has_text="From the winner's hand").click()
     form.get_by_role("button", name="Save").click()  # a hand is missing: errors in place
     expect(form.locator(".errorlist").first).to_be_visible()
+    # Each tap waits for the panel it opens: a "Cancel" tapped while the next panel is still
+    # on its way would be the old panel's, and the late panel would then cover the sheet.
     phone.get_by_role("link", name="Cancel").click()
+    expect(phone.locator("#panel")).to_have_count(0)
     phone.get_by_role("link", name="Correct deal 1").click()
+    expect(phone.locator("#panel-title")).to_have_text("Correct deal 1")
     phone.get_by_role("link", name="Delete deal 1").click()
+    expect(phone.locator("#panel-title")).to_have_text("Delete deal 1?")
     phone.get_by_role("link", name="Cancel").click()
+    expect(phone.locator("#panel")).to_have_count(0)
     phone.get_by_role("button", name="Undo deal 1").click()
     expect(phone.locator("#game .messages")).to_contain_text("Deal 1 undone.")
     for url in ("share/", "history/"):
