@@ -78,6 +78,17 @@ def read_until(process: subprocess.Popen, pattern: str, seconds: float) -> tuple
     pytest.fail(f"serve never printed {pattern!r}; it printed:\n{''.join(seen)}")
 
 
+def stop(process: subprocess.Popen) -> None:
+    """Ctrl-C, as a person stops it; killed if it does not stop within 30 s."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
 def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
     """The phones' address is given (127.0.0.2, on this machine's loopback) as it would be
     found on a laptop's Wi-Fi: the server must answer through it, with its host name."""
@@ -119,13 +130,7 @@ def test_serve_hosts_the_table_on_the_lan_address_it_prints(tmp_path):
         assert (tmp_path / "data" / "secret_key").stat().st_size > 40
         assert (tmp_path / "data" / "scorepad.sqlite3").exists()
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stdout.close()
+        stop(process)
 
 
 def test_serve_options_read_flags_values_and_the_environment(monkeypatch):
@@ -192,13 +197,7 @@ def test_serve_local_with_an_address_answers_by_that_name_on_this_computer(tmp_p
             assert answer.status == 200
             assert "Continental" in answer.read().decode()
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stdout.close()
+        stop(process)
 
 
 def test_the_banner_names_the_phones_address_with_a_qr_code_or_says_it_is_local():

@@ -17,7 +17,13 @@ from scorepad.models import Evening, EveningBalance, Game, GameEvent, StaleVersi
 from scorepad.results import evening_result
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
-from tests.scorepad.test_evenings import finished_classic, finished_romme, start, url
+from tests.scorepad.test_evenings import (
+    add_data,
+    finished_classic,
+    finished_romme,
+    start,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -247,12 +253,7 @@ def test_the_next_evening_has_a_name_of_its_own_and_the_date_of_its_first_game(c
     Game.objects.filter(pk=second.pk).update(created_at=datetime(2026, 12, 10, 19, tzinfo=UTC))
     own(client, second)
     page = client.get(url("evening", following.editor_token)).content.decode()
-    add = {
-        "version": hidden(page, "version"),
-        "once": hidden(page, "once"),
-        "game": second.editor_token,
-        "stake": "0,10",
-    }
+    add = add_data(page, second, "0,10")
     assert client.post(url("evening-add", following.editor_token), add).status_code == 302
     page = client.get(url("evening", following.editor_token)).content.decode()
     assert "Started on 12/10/2026" in page

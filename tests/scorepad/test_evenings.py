@@ -39,6 +39,16 @@ def url(name, token=None):
     return reverse(name, kwargs={"token": token}) if token else reverse(name)
 
 
+def add_data(page: str, game, stake: str) -> dict:
+    """What the evening page's form sends to add ``game`` at ``stake``."""
+    return {
+        "version": hidden(page, "version"),
+        "once": hidden(page, "once"),
+        "game": game.editor_token,
+        "stake": stake,
+    }
+
+
 def start(client, games, stake="0,10", name="Friday"):
     page = client.get(url("evening-new")).content.decode()
     data = {"name": name, "stake": stake, "once": hidden(page, "once")}
@@ -311,13 +321,7 @@ def test_carrying_starts_the_next_evening_from_the_balances_and_closes_this_one(
     game = finished_classic(["Ben", "Anna"], winner=0)  # no wild card: Ben +11, Anna −11
     own(phone, game)
     page = phone.get(url("evening", following.editor_token)).content.decode()
-    add = {
-        "version": hidden(page, "version"),
-        "once": hidden(page, "once"),
-        "game": game.editor_token,
-        "stake": "1",
-    }
-    added = phone.post(url("evening-add", following.editor_token), add)
+    added = phone.post(url("evening-add", following.editor_token), add_data(page, game, "1"))
     assert added.status_code == 302, added.content.decode()
     page = phone.get(url("evening", following.editor_token)).content.decode()
     assert "−4.80" in page
