@@ -3,6 +3,8 @@ them (1,20 in German), signed as gains and losses (+1,20, −0,40)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 from django.utils import formats
 
@@ -38,3 +40,12 @@ def amount(value) -> str:
     if value is None:
         return ""
     return formats.number_format(value, 2, use_l10n=True)
+
+
+@register.filter
+def signed_amount(value) -> str:
+    """A Decimal amount signed as the balances are (−14,30, +1,20, 0,00): the chart's caption
+    reads like the totals beside it."""
+    if value is None:
+        return ""
+    return signed_money(int((Decimal(value) * 100).to_integral_value()))

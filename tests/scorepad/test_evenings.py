@@ -526,3 +526,16 @@ def test_a_refused_form_lists_its_errors_at_the_top_linked_to_the_controls(phone
     data["stake"] = "0.10"
     page = phone.post(url("evening-add", evening.editor_token), data).content.decode()
     assert page.index("error-summary") < page.index("Started on")  # at the top, not the foot
+
+
+def test_the_charts_caption_signs_its_range_as_the_totals_do(phone, two_games):
+    """Issue 45, words: the caption said "-0,33" where the totals beside it say "−0,33"."""
+    start(phone, list(two_games))
+    evening = Evening.objects.get()
+    page = phone.get(url("evening", evening.editor_token)).content.decode()
+    caption = re.search(r"Balance after each game \(([^)]*)\)", page)
+    assert caption, "no caption"
+    low, high = caption.group(1).split(" … ")
+    assert low.startswith("−"), caption.group(1)  # U+2212, as the totals
+    assert high.startswith("+"), caption.group(1)
+    assert "-" not in caption.group(1)
