@@ -118,7 +118,7 @@ def process_exception(request: HttpRequest, exception: Exception) -> HttpRespons
     return answer_lost(request, exception)
 
 
-def server_error(request: HttpRequest, template_name: str = "500.html") -> HttpResponse:
+def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: an error outside the view (a middleware's) that is a lost database
     answers 503 too; every other error the app's 500 page (errors.py)."""
     exception = sys.exc_info()[1]

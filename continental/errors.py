@@ -50,7 +50,6 @@ def page(request: HttpRequest | None, status: int, title: str, text: str) -> Htt
                 "site_name": settings.SITE_NAME,
                 "title": _(title),
                 "text": _(text),
-                "status": status,
             },
         )
     return HttpResponse(body, status=status)
