@@ -1,7 +1,7 @@
 """A realistic data set, made in a fresh database through the app's own pages: the data of a
 change of what is stored (a migration, a backup format) is tested on.
 
-    .venv/bin/python bench/dataset.py [--seed 7] [--db sqlite|postgres] [--fixtures DIR]
+    .venv/bin/python bench/dataset.py [--seed 7] [--fixtures DIR]
 
 Two phones post the forms of the pages as a browser without JavaScript does (Django's test
 client and the form reader of the whole-app walk, tests/whole/browser.py): phone A starts
@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_URL = "postgres://postgres@127.0.0.1:5432/scorepad_dataset"
 START = datetime(2026, 1, 9, 18, 30, tzinfo=UTC)
 AGENTS = {
     "A": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_2 like Mac OS X) AppleWebKit/605.1.15",
@@ -77,8 +76,10 @@ class Clock:
         self.at = at
 
 
-def setup(db: str, data_dir: str, seed: int) -> Clock:
-    """The settings, a seeded source of the app's tokens, the clock, and a fresh database."""
+def setup(data_dir: str, seed: int) -> Clock:
+    """The settings, a seeded source of the app's tokens, the clock, and a fresh SQLite
+    database in ``data_dir`` (the tables dump keeps SQLite's values; the test puts them into
+    PostgreSQL too)."""
     os.environ.update(
         SECRET_KEY="bench-dataset",
         ALLOWED_HOSTS="testserver",
@@ -89,12 +90,9 @@ def setup(db: str, data_dir: str, seed: int) -> Clock:
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="continental.settings",
     )
-    os.environ.pop("DEBUG", None)
+    for name in ("DEBUG", "DATABASE_URL"):
+        os.environ.pop(name, None)
     (Path(data_dir) / "static").mkdir()
-    if db == "postgres":
-        os.environ["DATABASE_URL"] = PG_URL
-    else:
-        os.environ.pop("DATABASE_URL", None)
     # secrets.token_urlsafe and token_hex take their bytes from token_bytes.
     draw = random.Random(f"tokens {seed}")
     secrets.token_bytes = lambda n=32: draw.randbytes(n)
@@ -109,12 +107,6 @@ def setup(db: str, data_dir: str, seed: int) -> Clock:
     django.setup()
     from django.core.management import call_command
 
-    if db == "postgres":
-        import psycopg
-
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            c.execute("DROP DATABASE IF EXISTS scorepad_dataset")
-            c.execute("CREATE DATABASE scorepad_dataset")
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
     return clock
@@ -483,19 +475,14 @@ def counts() -> dict[str, int]:
 
 
 def stored(value: Any, field) -> Any:
-    """A column's value as a JSON value, as stored: texts (datetimes as the database keeps
-    them, JSON as its text) and numbers as they are, decimals as text, booleans true/false."""
-    if value is None:
-        return None
-    kind = field.get_internal_type()
-    if kind == "BooleanField":
-        return bool(value)
-    if kind == "DecimalField":
-        return str(Decimal(str(value)).quantize(Decimal(1).scaleb(-field.decimal_places)))
-    if kind == "JSONField" and not isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    """A column's value as SQLite keeps it, as a JSON value (Django's connection reads a
+    datetime and a boolean as Python's): a datetime as the text Django stores (ISO 8601, UTC,
+    "2026-01-09 19:13:59.501238"), a decimal as its text (SQLite keeps 0.10 as the number
+    0.1), a boolean as true or false; texts (JSON columns too) and numbers as they are."""
     if isinstance(value, datetime):
-        return value.isoformat()
+        return str(value)
+    if value is not None and field.get_internal_type() == "DecimalField":
+        return str(Decimal(str(value)).quantize(Decimal(1).scaleb(-field.decimal_places)))
     return value
 
 
@@ -528,8 +515,9 @@ def table_dump(seed: int) -> dict[str, Any]:
         "database": connection.vendor,
         "app": "scorepad",
         "migration": max(applied),
-        "values": "as stored: datetimes as the database keeps them (UTC), JSON columns as "
-        "their text, decimals as text, booleans true/false; tables in the order of the models",
+        "values": "as stored: datetimes as the ISO text Django keeps in SQLite (UTC), JSON "
+        "columns as their text, decimals as text, booleans true/false; the tables in the "
+        "order of the models",
         "tables": tables,
     }
 
@@ -579,13 +567,12 @@ def write_fixtures(folder: Path, seed: int) -> list[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--fixtures", type=Path, help="write the backup and the tables here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="scorepad-dataset-") as data_dir:
-        clock = setup(args.db, data_dir, args.seed)
+        clock = setup(data_dir, args.seed)
         play(Table(args.seed, clock))
-        print(f"# bench/dataset.py --seed {args.seed} --db {args.db}: rows a table")
+        print(f"# bench/dataset.py --seed {args.seed}: rows a table")
         for table, n in counts().items():
             print(f"  {table:28} {n:5d}")
         if args.fixtures:
