@@ -1,8 +1,12 @@
-"""Who may see and change a game.
+"""Who may see and change a shared thing: a game, an evening, a circle (``kernel.Shared``).
 
-No accounts: a game is reached through its viewer link or its editor link (random tokens of
-144 bits, revocable), and the session of the phone that created it grants editor rights on
+No accounts: a thing is reached through its viewer link or its editor link (random tokens of
+144 bits, revocable), and the session of the phone that started it grants editor rights on
 any of its links. A cookie remembers the links a phone opened, for its lists.
+
+One resolver (``resolve``) and one view decorator (``shared_view``) for every kind; what
+differs between the kinds is one ``Kind`` each: the session's list of the things a phone
+started, the page a 403 shows, what a page reads with the thing.
 """
 
 from __future__ import annotations
@@ -10,34 +14,68 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
 from django.db import connection, transaction
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from . import warm
-from .models import Actor, Circle, Game
+from .kernel import Shared
+from .models import Actor, Circle, Evening, Game
 from .sheet import deal_prefetch, sheet_prefetch
 from .tokens import LINK
 
-CREATED = "scorepad_games"  # ids of the games this phone created
 SEEN = "scorepad_seen"  # cookie: the links this phone opened, newest last, "."-separated
 DEVICE = "scorepad_device"  # a short random name of this phone for the history
 SEEN_MAX = 40
 EDITOR_LINK_SHOWN = "_scorepad_editor_link_shown"
 
 
+@dataclass(frozen=True)
+class Kind:
+    """What the access of one kind of shared thing has of its own."""
+
+    model: type[Shared]
+    page: str  # the name of its page's URL
+    created: str  # the session's key: the ids of the things of this kind this phone started
+    forbidden: str  # the template of the 403 page, which says what the link can do
+    # What a page reads with the thing: ``read(queryset, full, deals)``.
+    read: Callable[[Any, bool, bool], Any]
+
+
+def _read_game(found: Any, full: bool, deals: bool) -> Any:
+    """A game with its sheet's rows (``full``), or its seats and deals only (``deals``)."""
+    return found.prefetch_related(*(deal_prefetch() if deals else sheet_prefetch() if full else []))
+
+
+def _read_evening(found: Any, full: bool, deals: bool) -> Any:
+    from .evenings import evening_prefetch
+
+    found = found.select_related("next_evening", "previous", "circle")
+    return found.prefetch_related(*evening_prefetch())
+
+
+GAMES = Kind(Game, "game", "scorepad_games", "scorepad/forbidden.html", _read_game)
+EVENINGS = Kind(
+    Evening, "evening", "scorepad_evenings", "scorepad/evening_forbidden.html", _read_evening
+)
+CIRCLES = Kind(
+    Circle, "circle", "scorepad_circles", "scorepad/circle_forbidden.html", lambda q, f, d: q
+)
+KINDS = {kind.model: kind for kind in (GAMES, EVENINGS, CIRCLES)}
+
+
 @dataclass
 class Access:
-    game: Game
+    """A shared thing as one phone reaches it: through which link, with which rights."""
+
+    shared: Any  # a kernel.Shared: a Game, an Evening or a Circle
     token: str
     role: str  # "editor" or "viewer"
     via: str  # "creator", "editor_link" or "viewer_link"
@@ -46,9 +84,25 @@ class Access:
     def can_edit(self) -> bool:
         return self.role == "editor"
 
+    @property
+    def game(self) -> Game:
+        assert isinstance(self.shared, Game)
+        return self.shared
 
-def created_ids(request: HttpRequest) -> list[int]:
-    return list(request.session.get(CREATED, []))
+    @property
+    def evening(self) -> Evening:
+        assert isinstance(self.shared, Evening)
+        return self.shared
+
+    @property
+    def circle(self) -> Circle:
+        assert isinstance(self.shared, Circle)
+        return self.shared
+
+
+def created_ids(request: HttpRequest, kind: Kind = GAMES) -> list[int]:
+    """The things of ``kind`` this phone started (its session)."""
+    return list(request.session.get(kind.created, []))
 
 
 def seen_tokens(request: HttpRequest) -> list[str]:
@@ -198,11 +252,13 @@ def reference_circle(value: str) -> Circle | None:
     return grant.circle if grant is not None else None
 
 
-def remember_created(request: HttpRequest, game: Game) -> None:
+def remember_created(request: HttpRequest, shared: Shared) -> None:
+    """This phone started ``shared``: it is this phone's editor from now on."""
     editor_link_shown(request)
-    ids = created_ids(request)
-    if game.pk not in ids:
-        request.session[CREATED] = [*ids, game.pk]
+    kind = KINDS[type(shared)]
+    ids = created_ids(request, kind)
+    if shared.pk not in ids:
+        request.session[kind.created] = [*ids, shared.pk]
 
 
 def remember_seen(request: HttpRequest, response: HttpResponse, token: str) -> None:
@@ -258,72 +314,66 @@ def actor(request: HttpRequest, access: Access) -> Actor:
 
 
 def resolve(
-    request: HttpRequest, token: str, *, full: bool = True, lock: bool = False, deals: bool = False
+    request: HttpRequest,
+    token: str,
+    *,
+    kind: Kind = GAMES,
+    full: bool = True,
+    lock: bool = False,
+    deals: bool = False,
 ) -> Access:
-    """The game behind a link and this phone's rights on it; 404 for an unknown link. With
-    ``full`` its sheet's rows come along (with ``deals``, its seats and deals only, not
-    their scores); with ``lock`` (inside a transaction) the game's row is locked by the
-    same query that reads it (PostgreSQL's FOR UPDATE; SQLite's IMMEDIATE transaction holds
-    the database's write lock already)."""
-    found = Game.objects.by_token(token)
+    """The thing of ``kind`` behind a link and this phone's rights on it; 404 for an
+    unknown link. What its page reads comes along (``Kind.read``: for a game, with
+    ``full`` its sheet's rows, with ``deals`` its seats and deals only); with ``lock``
+    (inside a transaction) its row is locked by the same query that reads it (PostgreSQL's
+    FOR UPDATE; SQLite's IMMEDIATE transaction holds the database's write lock already)."""
+    manager: Any = kind.model._default_manager  # its SharedQuerySet's
+    found = manager.by_token(token)
     if lock:
-        found = found.select_for_update()
-    rows = deal_prefetch() if deals else sheet_prefetch() if full else []
-    game = found.prefetch_related(*rows).one()
-    if game is None:
-        raise Http404("no game behind this link")
-    if game.pk in created_ids(request):
+        found = found.select_for_update(of=("self",))
+    shared = kind.read(found, full, deals).one()
+    if shared is None:
+        raise Http404("nothing behind this link")
+    if shared.pk in created_ids(request, kind):
         editor_link_shown(request)
-        return Access(game, token, "editor", "creator")
-    if token == game.editor_token:
+        return Access(shared, token, "editor", "creator")
+    if token == shared.editor_token:
         editor_link_shown(request)
-        return Access(game, token, "editor", "editor_link")
-    return Access(game, token, "viewer", "viewer_link")
+        return Access(shared, token, "editor", "editor_link")
+    return Access(shared, token, "viewer", "viewer_link")
 
 
 def forbidden(request: HttpRequest, access: Access) -> HttpResponse:
-    return render(request, "scorepad/forbidden.html", {"access": access}, status=403)
+    """403: this link may look, not change; the page says what it can do."""
+    template = KINDS[type(access.shared)].forbidden
+    return render(request, template, {"access": access}, status=403)
 
 
-@contextmanager
-def one_writer(request: HttpRequest, rows: QuerySet) -> Iterator[None]:
-    """A POST (every write) runs in one transaction that first locks ``rows``, the game or
-    the evening behind the link; other requests run as they are. So reading the state, the
-    one-time token's check, the form's checks against the state and the change are one step:
-    a copy of a form sent again while the first is saved waits for it, then finds its token
-    and is "already done", never refused against the state the first one made (PostgreSQL
-    locks the row; SQLite's IMMEDIATE transactions take the database's write lock)."""
-    if request.method != "POST":
-        yield
-        return
-    with transaction.atomic():
-        list(rows.select_for_update().values_list("pk", flat=True))
-        yield
-
-
-def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = False):
+def shared_view(
+    kind: Kind = GAMES, *, editor: bool = False, full: bool = True, get_deals: bool = False
+):
     """Resolve the link of the URL into ``access``; with ``editor``, viewers get a 403. A
-    POST runs with the game locked as ``one_writer`` locks it, the link resolved by the
-    query that takes the lock. ``get_deals``: a GET reads the seats and deals only (a new
-    deal's form and its preview), a POST all its rows."""
+    POST (every write) runs in one transaction whose first query reads and locks the thing
+    behind the link: reading the state, the one-time token's check, the form's checks
+    against the state and the change are one step, so a copy of a form sent again while the
+    first is saved waits for it, then finds its token and is "already done". What the write
+    registered with ``transaction.on_commit`` runs as that transaction commits, before the
+    answer is rendered (``common.LaterResponse``). ``get_deals``: a game's GET reads the
+    seats and deals only (a new deal's form and its preview), a POST all its rows."""
 
     def decorate(view):
         @wraps(view)
         @private_to_editors
         def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
             if request.method != "POST":
-                access = resolve(request, token, full=full, deals=get_deals)
+                access = resolve(request, token, kind=kind, full=full, deals=get_deals)
                 return guarded(request, access, *args, **kwargs)
-            # One transaction whose first query reads and locks the game (``one_writer``'s
-            # lock and the link's lookup in one). On SQLite the game and its rows are read
-            # before it (``read_ahead``): the lock is held for the change, not the reading.
-            ahead = read_ahead(request, token, full)
+            # On SQLite the thing and its rows are read before the transaction
+            # (``read_ahead``): the writer's lock is held for the change, not the reading.
+            ahead = read_ahead(request, token, kind, full)
             with transaction.atomic():
-                access = still_current(ahead) or resolve(request, token, full=full, lock=True)
-                response = guarded(request, access, *args, **kwargs)
-            # Committed: the viewers' answer of the new version, kept before this one's.
-            warm.after_changes(committed=True)
-            return response
+                access = ahead or resolve(request, token, kind=kind, full=full, lock=True)
+                return guarded(request, access, *args, **kwargs)
 
         def guarded(request: HttpRequest, access: Access, *args, **kwargs) -> HttpResponse:
             if editor and not access.can_edit:
@@ -335,44 +385,61 @@ def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = Fals
     return decorate
 
 
-def read_ahead(request: HttpRequest, token: str, full: bool) -> Access | None:
-    """On SQLite, a POST's game and its rows read before its transaction takes the one writer
-    lock (on PostgreSQL the lock is the game's row alone: nothing to gain). WAL readers wait
-    for no writer, so the lock is held only for what the change itself does (at 1,500 tables
-    the POSTs' wait for it fell p95 27 -> 15 ms, ``bench/results/push-read-ahead-sqlite.txt``).
-    None for a link that leads nowhere (the transaction then says so as before), and for a
-    view that reads the game alone (``full`` false: one query either way)."""
+def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = False):
+    """``shared_view`` of a game."""
+    return shared_view(GAMES, editor=editor, full=full, get_deals=get_deals)
+
+
+def read_ahead(request: HttpRequest, token: str, kind: Kind, full: bool) -> Access | None:
+    """On SQLite, a POST's thing and its rows read before its transaction takes the one
+    writer lock (on PostgreSQL the lock is the thing's row alone: nothing to gain). WAL
+    readers wait for no writer, so the lock is held only for what the change itself does
+    (at 1,500 tables the POSTs' wait for it fell p95 27 -> 15 ms,
+    ``bench/results/push-read-ahead-sqlite.txt``). None for a link that leads nowhere (the
+    transaction then says so as before), and for a view that reads the thing alone
+    (``full`` false: one query either way).
+
+    Nothing asks again under the lock whether the thing is still at the version it was
+    read at: the change's own ``UPDATE`` does (``kernel.Shared.change``). Every change
+    moves the version in the transaction that changes the rows, so when that update finds
+    the form's version, nothing changed since the rows were read at it (a thing read at
+    another version than the form's has its rows read again, ``Game.loaded_rows``); when
+    it does not, the write is stale and the thing is read again, under the lock, for the
+    answer. What the view checks before it from the rows read ahead is only what it tells
+    the phone, never what it writes."""
     if connection.vendor != "sqlite" or not full:
         return None
     try:
-        return resolve(request, token, full=full)
+        return resolve(request, token, kind=kind, full=full)
     except Http404:
         return None
 
 
-def still_current(ahead: Access | None) -> Access | None:
-    """``ahead`` when its game is still at the version it was read at, asked under the lock:
-    every change of a game's rows, links or status bumps its version in the same transaction,
-    so rows read at that version are the current ones. The game is read first and its rows
-    after it, each in a read of its own: a change between them leaves the game's version
-    behind, and everything is read again. None: read it under the lock."""
-    if ahead is None:
-        return None
-    game = ahead.game
-    return ahead if Game.objects.filter(pk=game.pk).version() == game.version else None
+def known(request: HttpRequest, kind: Kind, queryset: Any) -> list[Any]:
+    """The things of ``queryset`` this phone started or opened a link of, each with
+    ``link_token`` (the editor link where the phone may change it) and ``can_edit``."""
+    ids, seen = created_ids(request, kind), seen_tokens(request)
+    if not ids and not seen:
+        return []
+    found = list(queryset.known_to(ids, seen))
+    seen_set = set(seen)
+    for shared in found:
+        shared.can_edit = shared.pk in ids or shared.editor_token in seen_set
+        shared.link_token = shared.editor_token if shared.can_edit else shared.viewer_token
+        if shared.can_edit:
+            editor_link_shown(request)
+    return found
 
 
 def known_games(request: HttpRequest, queryset=None) -> list[Game]:
     """The games this phone created or opened a link of, each with ``link_token`` to reach it."""
-    ids, seen = created_ids(request), seen_tokens(request)
-    if not ids and not seen:
-        return []
-    queryset = Game.objects.all() if queryset is None else queryset
-    games = list(queryset.known_to(ids, seen).with_seats())
-    seen_set = set(seen)
-    for game in games:
-        editor = game.pk in ids or game.editor_token in seen_set
-        game.link_token = game.editor_token if editor else game.viewer_token
-        if editor:
-            editor_link_shown(request)
-    return games
+    return known(
+        request, GAMES, (Game.objects.all() if queryset is None else queryset).with_seats()
+    )
+
+
+def is_editor(request: HttpRequest, shared: Shared) -> bool:
+    """Whether this phone holds the editor rights of ``shared``: it started it, or it
+    opened its editor link (its cookie of opened links)."""
+    kind = KINDS[type(shared)]
+    return shared.pk in created_ids(request, kind) or shared.editor_token in seen_tokens(request)

@@ -34,14 +34,12 @@ from django.utils.dateparse import parse_datetime
 
 from .models import (
     Circle,
-    CircleEvent,
     Deal,
     Evening,
     EveningBalance,
-    EveningEvent,
     EveningGame,
+    Event,
     Game,
-    GameEvent,
     Person,
     Seat,
 )
@@ -349,7 +347,7 @@ def schema(old: bool) -> Record:
                 ),
                 optional=True,
             ),
-            "history": _history(CircleEvent),
+            "history": _history(Event),
         }
     )
     of_circles: dict[str, Column | Items | Record] = (
@@ -380,9 +378,9 @@ def schema(old: bool) -> Record:
                 )
             ),
             "history": _history(
-                GameEvent,
-                id=Column(GameEvent, "id", optional=True),
-                deal_number=Column(GameEvent, "deal_number", optional=True, least=0),
+                Event,
+                id=Column(Event, "id", optional=True),
+                deal_number=Column(Event, "deal_number", optional=True, least=0),
             ),
         }
     )
@@ -422,7 +420,7 @@ def schema(old: bool) -> Record:
                 ),
                 optional=True,
             ),
-            "history": _history(EveningEvent),
+            "history": _history(Event),
         }
     )
     return Record(

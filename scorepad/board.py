@@ -36,7 +36,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 from django.db.models import prefetch_related_objects
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -308,6 +308,12 @@ def _set(key: str, found: Board) -> None:
         *(found.next_deal, found.deals, found.notes),
     ]
     blob = zlib.compress(json.dumps(parts).encode(), 1)
+
+    def keep() -> None:
+        cache.add(key, blob, TIMEOUT)
+
+    if reading.later(keep):
+        return  # kept with the other writes of this request's change (``write_later``)
     try:
         with no_waiting():
             kept = cache.add(key, blob, TIMEOUT)
@@ -318,22 +324,47 @@ def _set(key: str, found: Board) -> None:
             log.info("the sheet was not kept: the cache had it or was busy")
 
 
+LATER_WAIT_MS = 200  # how long the writes a change kept wait their turn for SQLite's writer
+
+
+def write_later(writes: list[Callable[[], None]]) -> None:
+    """The cache writes a request that made a change kept for the end of its answer
+    (``reading.later``): the viewers' answer with the word to the streams, the kept parts of
+    each sheet rendered, in one short transaction. A busy database keeps none of them: the
+    phones then render what they ask for, as without them."""
+    if not writes:
+        return
+    try:
+        with no_waiting(LATER_WAIT_MS, busy=False), transaction.atomic():
+            for write in writes:
+                write()
+    except DatabaseError:
+        log.warning("what a change rendered was not kept: the database was busy")
+
+
 @contextmanager
-def no_waiting(ms: int = 0) -> Iterator[None]:
+def no_waiting(ms: int = 0, *, busy: bool = True) -> Iterator[None]:
     """On SQLite, a write here fails at once (or after ``ms``) instead of waiting for another
-    writer as long as every other write does (its busy timeout); elsewhere, nothing changes."""
+    writer as long as every other write does; elsewhere, nothing changes. It waits at most
+    ``ms`` for its turn among the app's writers (``continental/sqlite``), and, with
+    ``busy``, as long for SQLite's lock held by a writer that takes no turn (another
+    program): its ``busy_timeout``, set and set back (three ``PRAGMA`` statements). Without
+    ``busy`` it waits for such a writer as every write of the app does: the writes a change
+    kept (``write_later``), which its answer waits for anyway."""
     if connection.vendor != "sqlite":
         yield
         return
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA busy_timeout")
-        waited = cursor.fetchone()[0]
-        cursor.execute(f"PRAGMA busy_timeout = {int(ms)}")
-    # The writers' turns (continental/sqlite): nor does it wait its turn longer.
     turns = getattr(connection, "writer_wait", None)
-    try:
-        with turns(ms / 1000) if turns else nullcontext():
+    with turns(ms / 1000) if turns is not None else nullcontext():
+        if not busy:
             yield
-    finally:
+            return
         with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {int(waited)}")
+            cursor.execute("PRAGMA busy_timeout")
+            waited = cursor.fetchone()[0]
+            cursor.execute(f"PRAGMA busy_timeout = {int(ms)}")
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute(f"PRAGMA busy_timeout = {int(waited)}")

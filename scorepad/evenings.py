@@ -1,8 +1,7 @@
 """Evenings: who may see and change one, and its page as the template shows it (its forms
 are in ``forms/evenings.py``).
 
-An evening is reached like a game: its viewer link or its editor link (random tokens of
-144 bits), and the session of the phone that started it grants editor rights. The phone's
+An evening is shared like a game (``kernel.Shared``, ``access.shared_view``). The phone's
 cookie of opened links (``access.SEEN``) lists evening links too, for the games list.
 
 The money is the engine's (``rules.engine.evening``): each game's final totals (the
@@ -16,11 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import wraps
 
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
@@ -29,37 +26,11 @@ from rules.engine.evening import Ledger, ledger
 from rules.engine.scoring import ScoreError, Standing
 
 from . import charts
-from .access import editor_link_shown, one_writer, private_to_editors, seen_tokens
-from .models import Evening, EveningEvent, EveningGame, Game, Person, Seat, roots
+from .access import EVENINGS, known, shared_view
+from .models import Evening, EveningGame, Event, Game, Person, Seat, roots
 from .naming import name_key
 
-CREATED = "scorepad_evenings"  # ids of the evenings this phone started
-
-
 # --- access ------------------------------------------------------------------------------------
-
-
-@dataclass
-class EveningAccess:
-    evening: Evening
-    token: str
-    role: str  # "editor" or "viewer"
-    via: str  # "creator", "editor_link" or "viewer_link"
-
-    @property
-    def can_edit(self) -> bool:
-        return self.role == "editor"
-
-
-def created_evening_ids(request: HttpRequest) -> list[int]:
-    return list(request.session.get(CREATED, []))
-
-
-def remember_created_evening(request: HttpRequest, evening: Evening) -> None:
-    editor_link_shown(request)
-    ids = created_evening_ids(request)
-    if evening.pk not in ids:
-        request.session[CREATED] = [*ids, evening.pk]
 
 
 def evening_prefetch() -> list:
@@ -77,55 +48,14 @@ def evening_prefetch() -> list:
     ]
 
 
-def resolve_evening(request: HttpRequest, token: str) -> EveningAccess:
-    found = Evening.objects.by_token(token).select_related("next_evening", "previous", "circle")
-    evening = next(iter(found.prefetch_related(*evening_prefetch()).order_by()[:1]), None)
-    if evening is None:
-        raise Http404("no evening behind this link")
-    if evening.pk in created_evening_ids(request):
-        editor_link_shown(request)
-        return EveningAccess(evening, token, "editor", "creator")
-    if token == evening.editor_token:
-        editor_link_shown(request)
-        return EveningAccess(evening, token, "editor", "editor_link")
-    return EveningAccess(evening, token, "viewer", "viewer_link")
-
-
 def evening_view(*, editor: bool = False):
-    """Resolve the evening link of the URL into ``access``; with ``editor``, viewers get a
-    403 that says what the link can do."""
-
-    def decorate(view):
-        @wraps(view)
-        @private_to_editors
-        def inner(request: HttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            with one_writer(request, Evening.objects.by_token(token)):  # a POST: locked
-                access = resolve_evening(request, token)
-                if editor and not access.can_edit:
-                    return render(
-                        request, "scorepad/evening_forbidden.html", {"access": access}, status=403
-                    )
-                return view(request, access, *args, **kwargs)
-
-        return inner
-
-    return decorate
+    """``access.shared_view`` of an evening."""
+    return shared_view(EVENINGS, editor=editor)
 
 
 def known_evenings(request: HttpRequest) -> list[Evening]:
-    """The evenings this phone started or opened a link of, each with ``link_token`` (the
-    editor link where the phone may change it) and ``can_edit``."""
-    ids, seen = created_evening_ids(request), seen_tokens(request)
-    if not ids and not seen:
-        return []
-    evenings = list(Evening.objects.known_to(ids, seen).with_date())
-    seen_set = set(seen)
-    for evening in evenings:
-        evening.can_edit = evening.pk in ids or evening.editor_token in seen_set
-        evening.link_token = evening.editor_token if evening.can_edit else evening.viewer_token
-        if evening.can_edit:
-            editor_link_shown(request)
-    return evenings
+    """The evenings this phone started or opened a link of (``access.known``)."""
+    return known(request, EVENINGS, Evening.objects.with_date())
 
 
 # --- one evening per game ---------------------------------------------------------------------
@@ -292,12 +222,12 @@ def adjustments(
                 )
         return out
 
-    incoming = EveningEvent.objects.filter(evening=evening, kind="adjusted").order_by("pk")
+    incoming = Event.objects.filter(evening=evening, kind="adjusted").order_by("pk")
     outgoing: list = []
     if evening.next_evening_id is not None:
         outgoing = [
             e
-            for e in EveningEvent.objects.filter(
+            for e in Event.objects.filter(
                 evening_id=evening.next_evening_id, kind="adjusted"
             ).order_by("pk")
             if isinstance(e.details, dict) and e.details.get("from") == evening.pk

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from rules.engine.cards import CardError, parse_card
 from rules.pages.faces import face
 
-from .models import GameEvent
+from .models import Event
 
 # The entries of a deal: what it was before the change, what it is after.
 DEAL_KINDS = frozenset({"recorded", "edited", "deleted", "undone", "restored"})
@@ -49,7 +49,7 @@ def text(value: Any) -> str:
 
 @dataclass
 class Entry:
-    event: GameEvent
+    event: Event
     note: str = ""
     before: str = ""
     after: str = ""
@@ -133,7 +133,7 @@ def draw_rounds(value: Any, names: Mapping[str, str], lang: str) -> list[list[tu
 
 
 def entries(
-    events: Iterable[GameEvent], names: Mapping[str, str], lang: str, open_slot: bool
+    events: Iterable[Event], names: Mapping[str, str], lang: str, open_slot: bool
 ) -> list[Entry]:
     """The history's entries, newest first as ``events`` come; ``names`` by seat position (as
     text, the keys of a snapshot's scores); ``open_slot``: a deal may be brought back now."""

@@ -4,13 +4,12 @@ A game keeps its variant, options and deal schedule as they were when it started
 stores what was entered (who went out, the payment rows or the cards, each player's points
 or cards) and the per-player scores the engine computed when it was saved. Every change to
 a game bumps ``Game.version`` in the same transaction (the optimistic check of concurrent
-editors) and writes one ``GameEvent`` (the history), whose unique ``form_token`` makes a
-replayed form record once.
+editors) and writes one ``Event`` (the history), whose unique ``form_token`` makes a
+replayed form record once: the kernel's protocol (``scorepad/kernel.py``).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +17,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Exists, F, Min, Prefetch, Q
+from django.db.models import F, Min, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -35,25 +34,23 @@ from rules.engine.variants import (
     get_variant,
 )
 
-from . import pauses, reading, warm
+from . import pauses
+from .kernel import (
+    TOKEN_BYTES,
+    Actor,
+    AlreadyDone,
+    Event,
+    Shared,
+    SharedQuerySet,
+    StaleVersion,
+    new_token,
+)
 from .naming import distinct_name, name_key, normal_name
 
-TOKEN_BYTES = 18  # 144 bits; token_urlsafe gives 24 characters
+__all__ = ["TOKEN_BYTES", "Actor", "AlreadyDone", "Event", "StaleVersion", "new_token"]
 
 NAME_MAX = 40
 KEY_MAX = 4 * NAME_MAX  # a name's case folded may be longer (ß: ss)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-class StaleVersion(Exception):
-    """The sheet changed since the form was rendered: nothing was saved."""
-
-
-class AlreadyDone(Exception):
-    """This form (its one-time token) was already saved: nothing was saved again."""
 
 
 class StoredDealBroken(Exception):
@@ -66,27 +63,14 @@ class StoredDealBroken(Exception):
 ADDS_A_DEAL = ("recorded", "restored")
 
 
-class CircleQuerySet(models.QuerySet):
-    def by_token(self, token: str) -> CircleQuerySet:
-        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
-
-    def known_to(self, circle_ids: Sequence[int], tokens: Sequence[str]) -> CircleQuerySet:
-        """Circles a phone started (session) or opened through a link that is still valid."""
-        return self.filter(
-            Q(pk__in=list(circle_ids))
-            | Q(viewer_token__in=list(tokens))
-            | Q(editor_token__in=list(tokens))
-        )
-
-
-class Circle(models.Model):
+class Circle(Shared):
     """The friends who play together: the one place where a name is a person across games.
 
-    Reached like a game through its viewer or editor link. It owns its people (``Person``),
-    their records and ratings, its games (``Game.circle``) and its evenings; every change
-    bumps ``version`` and writes one ``CircleEvent`` whose unique ``form_token`` makes a
-    replay harmless.
+    Shared by its links like a game (``kernel.Shared``). It owns its people (``Person``),
+    their records and ratings, its games (``Game.circle``) and its evenings.
     """
+
+    OWNER = "circle"
 
     # Set on the circles a phone's list gives (scorepad/circles.py), not stored: whether
     # this phone may change it, the token of the link it holds, the home page's new game.
@@ -95,13 +79,8 @@ class Circle(models.Model):
     new_game_ref: str
 
     name = models.CharField(_("name"), max_length=NAME_MAX)
-    version = models.PositiveIntegerField(default=1)
-    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
-    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
-    objects = CircleQuerySet.as_manager()
+    objects = SharedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
@@ -142,42 +121,6 @@ class Circle(models.Model):
             if found is None:
                 raise
             return found
-
-    def change(
-        self,
-        *,
-        version: int,
-        once: str | None,
-        actor: Actor,
-        kind: str,
-        apply: Callable[[Circle], dict[str, Any]],
-    ) -> CircleEvent:
-        """Apply one change if the circle is still at ``version`` and ``once`` was never
-        used; raises StaleVersion or AlreadyDone, and then nothing is changed."""
-        try:
-            with transaction.atomic():
-                bumped = Circle.objects.filter(pk=self.pk, version=version).update(
-                    version=F("version") + 1, updated_at=timezone.now()
-                )
-                if once and CircleEvent.objects.filter(form_token=once).exists():
-                    raise AlreadyDone
-                if not bumped:
-                    raise StaleVersion
-                details = apply(self)
-                event = CircleEvent.objects.create(
-                    circle=self,
-                    kind=kind,
-                    details=details,
-                    actor=actor.role,
-                    device=actor.device,
-                    form_token=once or None,
-                )
-        except IntegrityError:
-            if once and CircleEvent.objects.filter(form_token=once).exists():
-                raise AlreadyDone from None
-            raise
-        self.version = version + 1
-        return event
 
     def _person(self, pk: int) -> Person:
         person = self.persons.filter(pk=pk, merged_into__isnull=True).first()
@@ -243,19 +186,6 @@ class Circle(models.Model):
             }
 
         return self.change(version=version, once=once, actor=actor, kind="separated", apply=apply)
-
-    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
-        """A new viewer or editor link; the old one leads nowhere from now on."""
-        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
-
-        def apply(circle: Circle) -> dict[str, Any]:
-            setattr(circle, field, new_token())
-            Circle.objects.filter(pk=circle.pk).update(**{field: getattr(circle, field)})
-            return {"link": which}
-
-        return self.change(
-            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
-        )
 
 
 class NameTaken(Exception):
@@ -345,70 +275,20 @@ def roots(circle_id: int) -> dict[int, int]:
     return {pk: up(pk) for pk in parent}
 
 
-class CircleEvent(models.Model):
-    """One change of a circle; its unique ``form_token`` makes a replayed form count once."""
-
-    KINDS = {
-        "started": _("Circle started"),
-        "renamed": _("Person renamed"),
-        "merged": _("Two people merged"),
-        "separated": _("People separated again"),
-        "link_replaced": _("Link replaced"),
-    }
-
-    circle = models.ForeignKey(Circle, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField(default=timezone.now)
-    kind = models.CharField(max_length=16)
-    details = models.JSONField(default=dict, blank=True)
-    actor = models.CharField(max_length=16)
-    device = models.CharField(max_length=16, blank=True)
-    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} of circle {self.circle_id}"
-
-    @property
-    def label(self) -> str:
-        return str(self.KINDS.get(self.kind, self.kind))
-
-
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(SharedQuerySet):
     def in_progress(self) -> GameQuerySet:
         return self.filter(status=Game.Status.IN_PROGRESS)
 
     def finished(self) -> GameQuerySet:
         return self.filter(status=Game.Status.FINISHED)
 
-    def by_token(self, token: str) -> GameQuerySet:
-        """The game a viewer or editor link leads to (the creator uses the editor link)."""
-        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
-
-    def one(self) -> Game | None:
-        """The game of a ``by_token`` query, or None (a token is one game's at most: no
-        ORDER BY, LIMIT 1)."""
-        return next(iter(self.order_by()[:1]), None)
-
-    def version(self) -> int | None:
-        """The version of the game of a ``by_token`` query, or None: the live update's one
-        query."""
-        return next(iter(self.order_by().values_list("version", flat=True)[:1]), None)
-
-    def known_to(self, game_ids: Sequence[int], tokens: Sequence[str]) -> GameQuerySet:
-        """Games a phone created (session) or opened through a link that is still valid."""
-        return self.filter(
-            Q(pk__in=list(game_ids))
-            | Q(viewer_token__in=list(tokens))
-            | Q(editor_token__in=list(tokens))
-        )
-
     def with_seats(self) -> GameQuerySet:
         return self.prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
 
 
-class Game(models.Model):
+class Game(Shared):
+    OWNER = "game"
+
     # Set on the games a phone's list gives (scorepad/access.py), not stored: the token of
     # the link this phone holds.
     link_token: str
@@ -429,11 +309,6 @@ class Game(models.Model):
     # reaches ``target_score`` or ``target_deals`` deals are played.
     target_score = models.PositiveIntegerField(null=True, blank=True)
     target_deals = models.PositiveSmallIntegerField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=1)
-    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
-    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The circle the game belongs to: its seats' people are the circle's. None: the game
     # shares no one with any other game (its seats have names only).
@@ -514,7 +389,7 @@ class Game(models.Model):
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
         return self.total_deals is not None and deals >= self.total_deals
 
-    # --- changes: one transaction, one version bump, one history entry -----------------
+    # --- changes: the kernel's, with the game's own part ----------------------------------
     def change(
         self,
         *,
@@ -524,77 +399,46 @@ class Game(models.Model):
         kind: str,
         apply: Callable[[Game], dict[str, Any]],
         rows: Rows | None = None,
-    ) -> GameEvent:
-        """Apply one change if the sheet is still at ``version`` and ``once`` was never used.
+    ) -> Event:
+        """One change through the kernel (``kernel.Shared.change``: the version and the
+        one-time token checked in one statement, one history entry), with what every change
+        of a game does in the same transaction after ``apply``: each seat's total and place
+        stored again, a target reached ends the game, and a game whose money was carried to
+        a next evening carries the difference forward (``carry_difference``). ``rows``: the
+        seats and deals as they are after ``apply`` (``loaded_rows``, kept up to date by
+        ``apply``), so the totals are worked out without reading them again; None reads
+        them. Once it returns, ``loaded_rows(self.version)`` gives the new version's rows
+        when they were kept up to date, None otherwise."""
 
-        ``apply`` makes the change inside the transaction (the game row is locked by the
-        version bump) and returns the details kept in the history. Raises StaleVersion or
-        AlreadyDone, and then nothing is changed. ``rows``: the seats and deals as they
-        are after ``apply`` (``loaded_rows``, kept up to date by ``apply``), so the totals
-        are worked out without reading them again; None reads them.
+        def whole(game: Game) -> dict[str, Any]:
+            # A game whose money was carried (read at ``version``: carrying bumps it).
+            before = carried_money(game) if game.carried else None
+            details = apply(game)
+            totals, deals = game.recompute_totals(rows)
+            reached = kind in ADDS_A_DEAL and not game.is_finished
+            if reached and game.target_reached(deals, totals):
+                game.finish()
+                details["target"] = True
+            if before is not None:
+                carry_difference(game, before, carried_money(game, before[0]), actor)
+            return details
 
-        The version bump asks for the unused token in the same statement; only when it
-        changes nothing is the token looked up, to tell "already done" from "stale".
-        """
-        unused = ~Exists(GameEvent.objects.filter(form_token=once)) if once else Q()
         try:
-            return self._change(version, once, actor, kind, apply, rows, unused)
+            event = super().change(version=version, once=once, actor=actor, kind=kind, apply=whole)
         except BaseException:
             if rows is not None:  # rolled back: what ``apply`` changed in them is not stored
-                reading.unpin(self, version + 1)
-                cache = getattr(self, "_prefetched_objects_cache", {})
-                cache.pop("deals", None)
-                cache.pop("seats", None)
+                self.forget_rows()
             raise
-
-    def _change(self, version, once, actor, kind, apply, rows, unused) -> GameEvent:
-        try:
-            with transaction.atomic():
-                bumped = Game.objects.filter(unused, pk=self.pk, version=version).update(
-                    version=F("version") + 1, updated_at=timezone.now()
-                )
-                if not bumped:
-                    if once and GameEvent.objects.filter(form_token=once).exists():
-                        raise AlreadyDone
-                    raise StaleVersion
-                pauses.point("game.write")  # the game's row is this change's now
-                # A game whose money was carried (read at ``version``: carrying bumps it).
-                before = carried_money(self) if self.carried else None
-                details = apply(self)
-                totals, deals = self.recompute_totals(rows)
-                reached = kind in ADDS_A_DEAL and not self.is_finished
-                if reached and self.target_reached(deals, totals):
-                    self.finish()
-                    details["target"] = True
-                if before is not None:
-                    carry_difference(self, before, carried_money(self, before[0]), actor)
-                event = GameEvent.objects.create(
-                    game=self,
-                    kind=kind,
-                    deal_number=details.pop("deal_number", None),
-                    details=details,
-                    actor=actor.role,
-                    device=actor.device,
-                    form_token=once or None,
-                )
-                if rows is not None:  # this game's rows are now the new version's
-                    reading.pin(self, version + 1, event)
-                # The viewers' answer of the new version is kept once this commits.
-                warm.changed(self.pk, self.viewer_token, version + 1, event.pk)
-        except IntegrityError:
-            # Two requests carrying the same one-time token raced past the check: the unique
-            # column let one of them through.
-            if once and GameEvent.objects.filter(form_token=once).exists():
-                raise AlreadyDone from None
-            raise
-        self.version = version + 1
         if rows is None:
             # ``apply`` changed rows this game may hold loaded; an answer that renders its
             # sheet from them reads them again (``board.full_sheet``).
-            cache = getattr(self, "_prefetched_objects_cache", {})
-            cache.pop("deals", None)
-            cache.pop("seats", None)
+            self.forget_rows()
         return event
+
+    def forget_rows(self) -> None:
+        cache = getattr(self, "_prefetched_objects_cache", {})
+        cache.pop("deals", None)
+        cache.pop("seats", None)
 
     def loaded_rows(self, version: int) -> Rows | None:
         """The seats and deals (with their scores) loaded with this game, when they are
@@ -801,7 +645,7 @@ class Game(models.Model):
         result: DealResult,
         number: int,
         *,
-        source: GameEvent,
+        source: Event,
         version: int,
         once: str,
         actor: Actor,
@@ -853,18 +697,6 @@ class Game(models.Model):
 
         return self.change(version=version, once=once, actor=actor, kind="resumed", apply=apply)
 
-    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
-        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
-
-        def apply(game: Game) -> dict[str, Any]:
-            setattr(game, field, new_token())
-            Game.objects.filter(pk=game.pk).update(**{field: getattr(game, field)})
-            return {"link": which}
-
-        return self.change(
-            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
-        )
-
     def finish(self) -> None:
         self.status = self.Status.FINISHED
         self.finished_at = timezone.now()
@@ -874,14 +706,6 @@ class Game(models.Model):
         self.status = self.Status.IN_PROGRESS
         self.finished_at = None
         Game.objects.filter(pk=self.pk).update(status=self.status, finished_at=None)
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who makes a change: the creator's phone (session) or an editor link, and which phone."""
-
-    role: str  # "creator", "editor_link" or "import"
-    device: str = ""
 
 
 @dataclass
@@ -921,20 +745,27 @@ class Seat(models.Model):
 
     @classmethod
     def store_totals(cls, seats: Sequence[Seat]) -> None:
-        """Write the ``total`` and ``place`` of ``seats`` (after every change): one
-        statement run for each seat. ``bulk_update`` says the same in one statement of CASE
-        expressions, whose building cost 1.2 ms of CPU a change for five seats against
-        0.02 ms here (SQLite; 1.4 against 0.14 ms on PostgreSQL)."""
+        """Write the ``total`` and ``place`` of ``seats`` (after every change) in one
+        statement of CASE expressions, written here: ``bulk_update`` says the same but its
+        building cost 1.2 ms of CPU a change for five seats (SQLite; 1.4 ms on PostgreSQL),
+        and ``executemany`` runs one statement a seat."""
         if not seats:
             return
         quote = connection.ops.quote_name
         meta = cls._meta
         columns = {field.name: field.column for field in meta.concrete_fields}
         total, place, pk = (quote(columns[name]) for name in ("total", "place", "id"))
+        cases = " ".join(["WHEN %s THEN %s"] * len(seats))
+        ids = ", ".join(["%s"] * len(seats))
+        params: list[int] = []
+        for column in ("total", "place"):
+            params += [value for seat in seats for value in (seat.pk, getattr(seat, column))]
+        params += [seat.pk for seat in seats]
         with connection.cursor() as cursor:
-            cursor.executemany(
-                f"UPDATE {quote(meta.db_table)} SET {total} = %s, {place} = %s WHERE {pk} = %s",
-                [(seat.total, seat.place, seat.pk) for seat in seats],
+            cursor.execute(
+                f"UPDATE {quote(meta.db_table)} SET {total} = CASE {pk} {cases} END, "
+                f"{place} = CASE {pk} {cases} END WHERE {pk} IN ({ids})",
+                params,
             )
 
 
@@ -1056,58 +887,6 @@ class DealScore(models.Model):
         return f"{self.points} in deal {self.deal_id}"
 
 
-class GameEvent(models.Model):
-    """One entry of a game's history: who changed what, when."""
-
-    KINDS = {
-        "started": _("Game started"),
-        "imported": _("Game imported"),
-        "recorded": _("Deal recorded"),
-        "edited": _("Deal edited"),
-        "deleted": _("Deal deleted"),
-        "undone": _("Last deal undone"),
-        "restored": _("Deal brought back"),
-        "joined": _("Player joined"),
-        "left": _("Player left"),
-        "returned": _("Player back at the table"),
-        "renamed": _("Player renamed"),
-        "target": _("Target set"),
-        "finished": _("Game ended"),
-        "resumed": _("Game resumed"),
-        "link_replaced": _("Link replaced"),
-        "circle": _("Game put into a circle"),
-        "carried": _("Money carried to the next evening"),
-    }
-    ACTORS = {
-        "creator": _("the phone that started the game"),
-        "editor_link": _("an editor link"),
-        "import": _("an import"),
-    }
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField(default=timezone.now)
-    kind = models.CharField(max_length=16, choices=list(KINDS.items()))
-    deal_number = models.IntegerField(null=True, blank=True)
-    details = models.JSONField(default=dict, blank=True)
-    actor = models.CharField(max_length=16, choices=list(ACTORS.items()))
-    device = models.CharField(max_length=16, blank=True)
-    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.deal_number or ''} of game {self.game_id}".replace("  ", " ")
-
-    @property
-    def label(self) -> str:
-        return str(self.KINDS.get(self.kind, self.kind))
-
-    @property
-    def actor_label(self) -> str:
-        return str(self.ACTORS.get(self.actor, self.actor))
-
-
 class RateCounter(models.Model):
     """Requests of one client in one rate-limit bucket during the current window
     (continental/ratelimit.py counts them with one atomic statement)."""
@@ -1123,31 +902,21 @@ class RateCounter(models.Model):
 # --- evenings ------------------------------------------------------------------------------
 
 
-class EveningQuerySet(models.QuerySet):
-    def by_token(self, token: str) -> EveningQuerySet:
-        return self.filter(Q(viewer_token=token) | Q(editor_token=token))
-
-    def known_to(self, evening_ids: Sequence[int], tokens: Sequence[str]) -> EveningQuerySet:
-        """Evenings a phone started (session) or opened through a link that is still valid."""
-        return self.filter(
-            Q(pk__in=list(evening_ids))
-            | Q(viewer_token__in=list(tokens))
-            | Q(editor_token__in=list(tokens))
-        )
-
+class EveningQuerySet(SharedQuerySet):
     def with_date(self) -> EveningQuerySet:
         """Each evening with the start of its first game, read in the same query (``date``)."""
         return self.annotate(first_game_at=Min("games__game__created_at"))
 
 
-class Evening(models.Model):
+class Evening(Shared):
     """Several games played by the same people: one money ledger across them.
 
-    Reached like a game through its viewer or editor link; every change bumps ``version``
-    and writes one ``EveningEvent`` whose unique ``form_token`` makes a replay harmless
-    (``Game.change`` is the pattern). Once its balances are carried to the next evening
-    (``next_evening``) it is closed: its games can no longer change its money.
+    Shared by its links like a game (``kernel.Shared``). Once its balances are carried to
+    the next evening (``next_evening``) it is closed: its games can no longer change its
+    money.
     """
+
+    OWNER = "evening"
 
     # Set on the evenings a phone's list gives (scorepad/evenings.py), not stored: whether
     # this phone may change it, the token of the link it holds, and a game page's form to
@@ -1158,9 +927,6 @@ class Evening(models.Model):
 
     name = models.CharField(_("name"), max_length=NAME_MAX, blank=True)
     stake = models.DecimalField(max_digits=9, decimal_places=2)  # the games' default stake
-    version = models.PositiveIntegerField(default=1)
-    viewer_token = models.CharField(max_length=64, unique=True, default=new_token)
-    editor_token = models.CharField(max_length=64, unique=True, default=new_token)
     next_evening = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous"
     )
@@ -1168,8 +934,6 @@ class Evening(models.Model):
     circle = models.ForeignKey(
         Circle, null=True, blank=True, on_delete=models.SET_NULL, related_name="evenings"
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     objects = EveningQuerySet.as_manager()
 
@@ -1192,47 +956,12 @@ class Evening(models.Model):
             self.first_game_at = self.games.aggregate(first=Min("game__created_at"))["first"]
         return self.first_game_at or self.created_at
 
-    def change(
-        self,
-        *,
-        version: int,
-        once: str | None,
-        actor: Actor,
-        kind: str,
-        apply: Callable[[Evening], dict[str, Any]],
-    ) -> EveningEvent:
-        """Apply one change if the evening is still at ``version`` and ``once`` was never
-        used; raises StaleVersion or AlreadyDone, and then nothing is changed."""
-        try:
-            with transaction.atomic():
-                bumped = Evening.objects.filter(pk=self.pk, version=version).update(
-                    version=F("version") + 1, updated_at=timezone.now()
-                )
-                if once and EveningEvent.objects.filter(form_token=once).exists():
-                    raise AlreadyDone
-                if not bumped:
-                    raise StaleVersion
-                pauses.point("evening.write")  # the evening's row is this change's now
-                self.next_evening_id = (
-                    Evening.objects.filter(pk=self.pk)
-                    .values_list("next_evening_id", flat=True)
-                    .get()
-                )
-                details = apply(self)
-                event = EveningEvent.objects.create(
-                    evening=self,
-                    kind=kind,
-                    details=details,
-                    actor=actor.role,
-                    device=actor.device,
-                    form_token=once or None,
-                )
-        except IntegrityError:
-            if once and EveningEvent.objects.filter(form_token=once).exists():
-                raise AlreadyDone from None
-            raise
-        self.version = version + 1
-        return event
+    def locked(self) -> None:
+        """Whether it is closed, as the change that holds its row finds it (a carry made
+        meanwhile closed it)."""
+        self.next_evening_id = (
+            Evening.objects.filter(pk=self.pk).values_list("next_evening_id", flat=True).get()
+        )
 
     def add_game(self, game: Game, stake, *, version: int, once: str, actor: Actor):
         def apply(evening: Evening) -> dict[str, Any]:
@@ -1264,19 +993,6 @@ class Evening(models.Model):
             return {"game": game_id}
 
         return self.change(version=version, once=once, actor=actor, kind="removed", apply=apply)
-
-    def replace_link(self, which: str, *, version: int, once: str | None, actor: Actor):
-        """A new viewer or editor link; the old one leads nowhere from now on."""
-        field = {"viewer": "viewer_token", "editor": "editor_token"}[which]
-
-        def apply(evening: Evening) -> dict[str, Any]:
-            setattr(evening, field, new_token())
-            Evening.objects.filter(pk=evening.pk).update(**{field: getattr(evening, field)})
-            return {"link": which}
-
-        return self.change(
-            version=version, once=once, actor=actor, kind="link_replaced", apply=apply
-        )
 
     def carry(
         self,
@@ -1313,8 +1029,8 @@ class Evening(models.Model):
                 )
                 if not moved:  # the game changed since its money was read
                     raise StaleVersion
-            GameEvent.objects.bulk_create(
-                GameEvent(
+            Event.objects.bulk_create(
+                Event(
                     game_id=game_id,
                     kind="carried",
                     details={"evening": evening.pk},
@@ -1337,13 +1053,7 @@ class Evening(models.Model):
                     EveningBalance(evening=following, name=name, person_id=person, cents=cents)
                 )
             EveningBalance.objects.bulk_create(rows)
-            EveningEvent.objects.create(
-                evening=following,
-                kind="carried_in",
-                details={"from": evening.pk},
-                actor=actor.role,
-                device=actor.device,
-            )
+            following.start(actor=actor, kind="carried_in", details={"from": evening.pk})
             Evening.objects.filter(pk=evening.pk).update(next_evening=following)
             evening.next_evening = following
             made.append(following)
@@ -1492,7 +1202,7 @@ def carry_difference(
         Evening.objects.filter(pk=following).update(
             version=F("version") + 1, updated_at=timezone.now()
         )
-        EveningEvent.objects.create(
+        Event.objects.create(
             evening_id=following,
             kind="adjusted",
             details={
@@ -1506,24 +1216,6 @@ def carry_difference(
         following = (
             Evening.objects.filter(pk=following).values_list("next_evening_id", flat=True).first()
         )
-
-
-class EveningEvent(models.Model):
-    """One change of an evening; its unique ``form_token`` makes a replayed form count once."""
-
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="events")
-    at = models.DateTimeField(default=timezone.now)
-    kind = models.CharField(max_length=16)  # started, carried_in, added, removed, carried
-    details = models.JSONField(default=dict, blank=True)
-    actor = models.CharField(max_length=16)
-    device = models.CharField(max_length=16, blank=True)
-    form_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} of evening {self.evening_id}"
 
 
 # PostgreSQL's channel of the change feed: the trigger of migration 0009 sends each change on

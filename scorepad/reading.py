@@ -17,6 +17,11 @@ another phone has moved the game on since.
 The pins live as long as the request that made them (``scope``, opened by
 ``warm.WarmViewersMiddleware``; the viewers' request made inside it shares it), in the
 thread that serves it, and never outside one: a command or an import pins nothing.
+
+A request that made a change also keeps what it rendered for the cache (the viewers'
+answer, each sheet's kept parts) until its answer is rendered (``defer_writes``, ``later``),
+and then writes them in one transaction (``take_later``, the middleware's): a deal's POST
+is two transactions, its change and what it kept.
 """
 
 from __future__ import annotations
@@ -49,12 +54,35 @@ def _pins() -> dict[tuple[int, int], Pinned] | None:
 @contextmanager
 def scope() -> Iterator[None]:
     """Pins made while this runs (one request) are found while it runs, and then forgotten."""
-    outer = _pins()
-    _local.pins = {}
+    outer, outer_later = _pins(), getattr(_local, "later", None)
+    _local.pins, _local.later = {}, None
     try:
         yield
     finally:
-        _local.pins = outer
+        _local.pins, _local.later = outer, outer_later
+
+
+def defer_writes() -> None:
+    """This request made a change: its cache writes wait for the end of its answer."""
+    if _pins() is not None and getattr(_local, "later", None) is None:
+        _local.later = []
+
+
+def later(write: Callable[[], None]) -> bool:
+    """Keep ``write`` for the end of this request when it defers its writes (True); False:
+    the caller writes now."""
+    kept = getattr(_local, "later", None)
+    if kept is None:
+        return False
+    kept.append(write)
+    return True
+
+
+def take_later() -> list[Callable[[], None]]:
+    """The writes kept for the end of this request, handed over once."""
+    kept = getattr(_local, "later", None) or []
+    _local.later = None
+    return kept
 
 
 def pin(game: Any, version: int, event: Any = None) -> None:

@@ -24,7 +24,7 @@ from .forms.games import NewGameForm, option_field_name
 from .forms.names import clean_name
 from .forms.seats import SeatList
 from .forms.storable import UNSTORABLE_MESSAGE, has_unstorable_text
-from .models import Actor, Deal, DealScore, Game, GameEvent, Seat
+from .models import Actor, Deal, DealScore, Event, Game, Seat
 from .naming import normal_name
 from .sheet import Sheet
 from .templatetags.scorepad import contract as contract_words
@@ -298,7 +298,7 @@ def import_game(
         finished = document.get("status") == Game.Status.FINISHED or game.is_complete(len(deals))
         if finished:
             game.finish()
-        GameEvent.objects.create(
+        Event.objects.create(
             game=game, kind="imported", actor=actor.role, device=actor.device, details={}
         )
     return game

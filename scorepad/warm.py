@@ -3,7 +3,9 @@
 With the live streams, every viewer's phone at a table hears of a change in the same moment
 and wants the new sheet: a plain viewer's stream brings it in its event, read from the cache
 (``continental/live.py``). Here the worker that saved the change renders it, right after the
-commit and before its own answer to the saving phone (``after_changes``): the same request a
+commit and before its own answer to the saving phone (``changed`` registers it with
+``transaction.on_commit``, from the write that made the change, ``views/writes.py``): the
+same request a
 plain viewer's phone sends (the viewer link in the editor's language, no cookie), through
 the whole middleware chain, so what is kept is exactly what a viewer would have rendered.
 
@@ -28,7 +30,6 @@ from __future__ import annotations
 
 import io
 import logging
-import threading
 from typing import Any
 
 from django.conf import settings
@@ -40,29 +41,27 @@ from django.utils import translation
 
 from . import reading
 
-# board and the models are imported where used: the models import this module.
-
 log = logging.getLogger(__name__)
 
 # Set in the environ of the request made here (no client can set a key without HTTP_): the
 # warming request renders and keeps the answer without claiming it (no phone can know the
 # version before the transaction commits) and never waits for another phone.
 FLAG = "scorepad.warm"
+GAME = "scorepad.warm.game"  # the game as the change left it, in the warming request's environ
 # What of the saving request the viewer's request keeps: how the site was reached (and the
 # proxy's X-Forwarded-* headers); none of its cookies, none of its other headers.
 KEPT_META = ("SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "REMOTE_ADDR")
 
-_local = threading.local()
 _handler: WSGIHandler | None = None
 
 
-def changed(pk: int, viewer_token: str, version: int, event_pk: int) -> None:
-    """A game changed to ``version`` in this request's open transaction (``Game._change``,
-    whose history entry is ``event_pk``): its viewers' answer is rendered and kept once the
-    change is committed (``after_changes``). Outside a request (a command, an import), or
-    without the live streams, nothing."""
-    request = getattr(_local, "request", None)
-    if request is None or not settings.LIVE_STREAMS:
+def changed(request: HttpRequest, game: Any) -> None:
+    """``game`` changed to its version in ``request``'s open transaction: its viewers'
+    answer is rendered and kept once the change is committed (``transaction.on_commit``:
+    never for a change rolled back), from ``game`` as the change left it (its rows pinned,
+    ``reading.pin``: nothing read again). Without the live streams, or from the warming
+    request itself, nothing."""
+    if not settings.LIVE_STREAMS or warming(request):
         return
     meta = {key: request.META[key] for key in KEPT_META if key in request.META}
     meta.update(
@@ -70,40 +69,20 @@ def changed(pk: int, viewer_token: str, version: int, event_pk: int) -> None:
     )
     meta["wsgi.url_scheme"] = request.scheme
     language = getattr(request, "LANGUAGE_CODE", None) or settings.LANGUAGE_CODE
-    _local.pending = [
-        *getattr(_local, "pending", []),
-        (meta, language, pk, viewer_token, version, event_pk),
-    ]
+    version = game.version
+    transaction.on_commit(lambda: keep_ahead(meta, language, game, version))
 
 
-def after_changes(*, committed: bool = False) -> None:
-    """Render and keep the viewers' answers of the changes this request made once they are
-    committed: ``committed`` when the caller's transaction that made them has just ended
-    well (``access.game_view``); else (the middleware, after any other write) those whose
-    history entries are there (one query)."""
-    pending = getattr(_local, "pending", [])
-    _local.pending = []
-    if not pending:
-        return
-    if committed:
-        saved = {p[5] for p in pending}
-    else:
-        from .models import GameEvent
-
-        saved = set(
-            GameEvent.objects.filter(pk__in=[p[5] for p in pending]).values_list("pk", flat=True)
-        )
-    for meta, language, pk, viewer_token, version, event_pk in pending:
-        if event_pk not in saved:
-            continue  # rolled back: nothing of it to keep
-        try:
-            status, html, key = warm(meta, language, viewer_token, version)
-            if status != 200 or key is None:
-                log.warning("the viewers' answer of a change was not kept ahead: %s", status)
-                continue
-            keep_and_tell(key, html, pk, version)
-        except Exception:
-            log.exception("the viewers' answer of a change could not be kept ahead")
+def keep_ahead(meta: dict[str, Any], language: str, game: Any, version: int) -> None:
+    """Render ``version``'s viewers' answer and keep it; a failure is logged, nothing more."""
+    try:
+        status, html, key = warm(meta, language, game, version)
+        if status != 200 or key is None:
+            log.warning("the viewers' answer of a change was not kept ahead: %s", status)
+            return
+        keep_and_tell(key, html, game.pk, version)
+    except Exception:
+        log.exception("the viewers' answer of a change could not be kept ahead")
 
 
 def warming(request: HttpRequest) -> bool:
@@ -111,8 +90,8 @@ def warming(request: HttpRequest) -> bool:
 
 
 class WarmViewersMiddleware:
-    """Marks the request whose changes keep their viewers' answers (``changed``); the
-    warming request itself passes through."""
+    """Each request pins the rows of the versions it makes for its own answers
+    (``reading.scope``); the warming request made inside one shares its pins."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -120,27 +99,27 @@ class WarmViewersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if warming(request):  # inside the change's request: its pinned rows are shared
             return self.get_response(request)
-        _local.request = request
-        try:
-            with reading.scope():
-                response = self.get_response(request)
-                after_changes()  # a write of another view than access.game_view's
-                return response
-        finally:
-            _local.request = None
-            _local.pending = []
+        from . import board
+
+        with reading.scope():
+            response = self.get_response(request)  # rendered: what it kept is known
+            board.write_later(reading.take_later())
+            return response
 
 
 def warm(
-    meta: dict[str, Any], language: str, viewer_token: str, version: int
+    meta: dict[str, Any], language: str, game: Any, version: int
 ) -> tuple[int, str, str | None]:
     """Ask for ``version``'s sheet as a plain viewer's phone does: the status answered, the
-    answer, and the key it is kept under when it may be kept (``views.sheet``)."""
+    answer, and the key it is kept under when it may be kept (``views.sheet``). The request
+    carries ``game`` as the change left it (``GAME``): the viewer's view reads it from there
+    instead of the database when it is still at ``version``."""
     global _handler
     if _handler is None:
         _handler = WSGIHandler()  # this process's middleware chain, loaded once
     scheme = meta.get("wsgi.url_scheme", "http")
     host = meta.get("HTTP_HOST") or meta.get("SERVER_NAME", "localhost")
+    viewer_token = game.viewer_token
     with translation.override(language):
         game_path = reverse("game", kwargs={"token": viewer_token})
         environ = {
@@ -153,11 +132,19 @@ def warm(
             "HTTP_HX_CURRENT_URL": f"{scheme}://{host}{game_path}",
             "wsgi.input": io.BytesIO(b""),
             FLAG: True,
+            GAME: game if game.version == version else None,
         }
         response = _handler.get_response(WSGIRequest(environ))
     key = getattr(response, KEEP_AS, None)
     body = response.content if isinstance(response, HttpResponse) else b""
     return response.status_code, body.decode(), key
+
+
+def warmed_game(request: HttpRequest, token: str) -> Any:
+    """The game the warming request was handed (``warm``), when ``token`` is its viewer
+    link; None for any other request."""
+    game = request.META.get(GAME) if warming(request) else None
+    return game if game is not None and game.viewer_token == token else None
 
 
 # What the viewer's view sets on its answer when it may be kept (a plain viewer's sheet of a
@@ -167,13 +154,20 @@ KEEP_WAIT_MS = 200  # how long the keeping waits its turn for SQLite's writer
 
 
 def keep_and_tell(key: str, html: str, pk: int, version: int) -> None:
-    """Keep the answer and tell the stream processes it is kept, in one short transaction."""
+    """Keep the answer and tell the stream processes it is kept, in one short transaction:
+    the one in which the request that made the change keeps what it rendered
+    (``reading.later``), or one of its own."""
     from . import board
 
+    def write() -> None:
+        board.add_answer(key, html)
+        tell_kept(pk, version)
+
+    if reading.later(write):
+        return
     try:
         with board.no_waiting(KEEP_WAIT_MS), transaction.atomic():
-            board.add_answer(key, html)
-            tell_kept(pk, version)
+            write()
     except DatabaseError:
         log.warning("the viewers' answer of a change was not kept: the database was busy")
 

@@ -130,6 +130,7 @@ def test_the_tables_of_0011_migrate_to_the_latest_with_nothing_lost_and_back_up(
     seats = TABLES["tables"][Seat._meta.db_table]
     totals = [dict(zip(seats["columns"], row, strict=True))["total"] for row in seats["rows"]]
     assert list(Seat.objects.order_by("pk").values_list("total", flat=True)) == totals
+    one_history_as_the_three_were()
 
     backup = tmp_path / "backup.json"
     call_command("backup", "export", str(backup))
@@ -137,6 +138,27 @@ def test_the_tables_of_0011_migrate_to_the_latest_with_nothing_lost_and_back_up(
     assert stored_counts(current_apps)["Game"] == 0
     call_command("backup", "import", str(backup))
     assert stored_counts(current_apps) == expected
+
+
+def one_history_as_the_three_were() -> None:
+    """Migration 0012: every entry of the three histories of before is one of the one
+    history, with what it said, whose thing it is, and, for a game's, its id (a "restored"
+    entry names the entry it undid by id); a thing's entries keep their order."""
+    Event = current_apps.get_model("scorepad", "Event")
+    for table, owner in (
+        ("scorepad_gameevent", "game"),
+        ("scorepad_circleevent", "circle"),
+        ("scorepad_eveningevent", "evening"),
+    ):
+        dumped = TABLES["tables"][table]
+        rows = [dict(zip(dumped["columns"], row, strict=True)) for row in dumped["rows"]]
+        stored = list(Event.objects.filter(**{f"{owner}__isnull": False}).order_by("pk"))
+        assert [e.kind for e in stored] == [r["kind"] for r in rows]
+        assert [getattr(e, f"{owner}_id") for e in stored] == [r[f"{owner}_id"] for r in rows]
+        assert [e.form_token for e in stored] == [r["form_token"] for r in rows]
+        if owner == "game":
+            assert [e.pk for e in stored] == [r["id"] for r in rows]
+            assert [e.deal_number for e in stored] == [r["deal_number"] for r in rows]
 
 
 @pytest.mark.django_db

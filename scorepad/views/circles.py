@@ -19,50 +19,52 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..access import circle_reference, device, known_games, private_to_editors, remember_seen
-from ..circles import CircleAccess, circle_view, remember_created_circle, resolve_circle
+from ..access import (
+    Access,
+    circle_reference,
+    device,
+    known_games,
+    private_to_editors,
+    remember_created,
+    remember_seen,
+)
+from ..circles import circle_view
 from ..evenings import not_in_an_evening
 from ..forms.change import once_token
 from ..forms.data import small_int
 from ..forms.names import name_or_error
 from ..models import (
     NAME_MAX,
-    Actor,
-    AlreadyDone,
     Circle,
-    CircleEvent,
     Evening,
+    Event,
     Game,
-    GameEvent,
     NameTaken,
     Person,
     SameGame,
     Seat,
-    StaleVersion,
     roots,
 )
 from ..naming import distinct_name, name_key, normal_name
 from ..records import finished_years
-from .common import posted_once, public_url
+from .common import public_url
 from .sheet import _qr
+from .writes import (
+    INFO,
+    already_done,
+    answer,
+    posted_once,
+    replace_link,
+    stale_notice,
+    used_once,
+    write,
+)
 
 TEMPLATE = "scorepad/circle.html"
 
 
 def circle_url(token: str, name: str = "circle") -> str:
     return reverse(name, args=[token])
-
-
-def _actor(request: HttpRequest, access: CircleAccess) -> Actor:
-    role = "creator" if access.via == "creator" else "editor_link"
-    return Actor(role=role, device=device(request))
-
-
-def _stale_notice() -> str:
-    return _(
-        "The circle changed while you were on this page: another phone saved a change. "
-        "Here is the fresh circle; check it and do it again if still needed."
-    )
 
 
 def _name_or_error(raw: str) -> tuple[str, str]:
@@ -83,7 +85,7 @@ def _gather(circle: Circle, games: list[Game]) -> None:
     (what the page showed the phone for its confirmation)."""
     for game in games:
         Game.objects.filter(pk=game.pk).update(circle=circle, version=F("version") + 1)
-        GameEvent.objects.create(game=game, kind="circle", details={"circle": circle.name},
+        Event.objects.create(game=game, kind="circle", details={"circle": circle.name},
                                  actor="creator")  # fmt: skip
         here: set[int] = set()
         for seat in game.seats.all():
@@ -115,9 +117,12 @@ def circle_new(request: HttpRequest) -> HttpResponse:
     picked_tokens = request.POST.getlist("games") if request.method == "POST" else []
     if request.method == "POST":
         once = posted_once(request)
-        earlier = once and CircleEvent.objects.filter(form_token=once, kind="started").first()
-        if earlier:  # a replay: the circle it made
-            remember_created_circle(request, earlier.circle)
+        earlier = once and Event.objects.filter(form_token=once).first()
+        if earlier and (earlier.circle_id is None or earlier.kind != "started"):  # another form's
+            messages.info(request, _("That was already done; it happened once."))
+            return redirect("home")
+        if earlier and earlier.circle:  # a replay: the circle it made
+            remember_created(request, earlier.circle)
             messages.info(request, _("That was already done; it happened once."))
             return redirect(circle_url(earlier.circle.editor_token))
         name, error = _name_or_error(request.POST.get("name", ""))
@@ -127,7 +132,7 @@ def circle_new(request: HttpRequest) -> HttpResponse:
         if not error and once:
             with transaction.atomic():
                 circle = Circle.objects.create(name=name)
-                CircleEvent.objects.create(
+                Event.objects.create(
                     circle=circle,
                     kind="started",
                     actor="creator",
@@ -136,7 +141,7 @@ def circle_new(request: HttpRequest) -> HttpResponse:
                     details={"name": name, "games": [g.pk for g in picked]},
                 )
                 _gather(circle, picked)
-            remember_created_circle(request, circle)
+            remember_created(request, circle)
             messages.success(request, _("The circle has started: share its link with the table."))
             return redirect(circle_url(circle.editor_token))
         if not once:
@@ -153,7 +158,7 @@ def circle_new(request: HttpRequest) -> HttpResponse:
 
 
 def render_circle(
-    request: HttpRequest, access: CircleAccess, *, notice: str = "", status: int = 200
+    request: HttpRequest, access: Access, *, notice: str = "", status: int = 200
 ) -> HttpResponse:
     circle = access.circle
     who = roots(circle.pk)
@@ -203,58 +208,37 @@ def render_circle(
 
 @require_GET
 @circle_view()
-def circle_page(request: HttpRequest, access: CircleAccess) -> HttpResponse:
+def circle_page(request: HttpRequest, access: Access) -> HttpResponse:
     response = render_circle(request, access)
     if access.via != "creator":
         remember_seen(request, response, access.token)
     return response
 
 
-def _write(request: HttpRequest, access: CircleAccess, change, done) -> HttpResponse:
-    """A write of the circle page: ``change(version=, once=, actor=)``, then the page. On
-    a stale version the fresh page comes back (409)."""
-    version = small_int(request.POST.get("version", ""))
-    once = posted_once(request) or None
-    if version is None or once is None:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return redirect(circle_url(access.token))
-    try:
-        change(version=version, once=once, actor=_actor(request, access))
-    except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
-    except StaleVersion:
-        fresh = resolve_circle(request, access.token)
-        return render_circle(request, fresh, notice=_stale_notice(), status=409)
-    except NameTaken as exc:
-        messages.error(
-            request,
+def _write(request: HttpRequest, access: Access, change, done) -> HttpResponse:
+    """A write of the circle page (``writes.write``); on a stale version the fresh page
+    comes back (409)."""
+
+    def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
+        return render_circle(request, fresh, notice=stale_notice(fresh), status=409)
+
+    refused: dict[type[Exception], Any] = {
+        NameTaken: lambda exc: (
             _("%(name)s is someone else of the circle; merge the two if they are one person.")
-            % {"name": exc.person.name},
-        )
-    except SameGame:
-        messages.error(
-            request, _("These two sat in the same game, so they are two people; nothing changed.")
-        )
-    else:
-        messages.success(request, done())
-    return redirect(circle_url(access.token))
-
-
-def _replayed(request: HttpRequest) -> bool:
-    once = posted_once(request)
-    return bool(once) and CircleEvent.objects.filter(form_token=once).exists()
-
-
-def _already(request: HttpRequest, access: CircleAccess) -> HttpResponse:
-    messages.info(request, _("That was already done; it happened once."))
-    return redirect(circle_url(access.token))
+            % {"name": exc.person.name}
+        ),
+        SameGame: lambda exc: _(
+            "These two sat in the same game, so they are two people; nothing changed."
+        ),
+    }
+    return write(request, access, change, lambda event: done(), stale=stale, refused=refused)
 
 
 @require_POST
 @circle_view(editor=True)
-def person_rename(request: HttpRequest, access: CircleAccess) -> HttpResponse:
-    if _replayed(request):
-        return _already(request, access)
+def person_rename(request: HttpRequest, access: Access) -> HttpResponse:
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
     circle = access.circle
     pk = small_int(request.POST.get("person", "")) or 0
     name, error = _name_or_error(request.POST.get("name", ""))
@@ -267,7 +251,7 @@ def person_rename(request: HttpRequest, access: CircleAccess) -> HttpResponse:
         return redirect(circle_url(access.token))
 
     def change(**kwargs):
-        circle.rename_person(person.pk, name, **kwargs)
+        return circle.rename_person(person.pk, name, **kwargs)
 
     def done() -> str:
         return _("%(before)s is now called %(after)s in the circle.") % {
@@ -280,9 +264,9 @@ def person_rename(request: HttpRequest, access: CircleAccess) -> HttpResponse:
 
 @require_POST
 @circle_view(editor=True)
-def person_merge(request: HttpRequest, access: CircleAccess) -> HttpResponse:
-    if _replayed(request):
-        return _already(request, access)
+def person_merge(request: HttpRequest, access: Access) -> HttpResponse:
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
     circle = access.circle
     people = {p.pk: p for p in circle.people()}
     pk = small_int(request.POST.get("person", ""))
@@ -292,7 +276,7 @@ def person_merge(request: HttpRequest, access: CircleAccess) -> HttpResponse:
         return redirect(circle_url(access.token))
 
     def change(**kwargs):
-        circle.merge(pk, into, **kwargs)
+        return circle.merge(pk, into, **kwargs)
 
     def done() -> str:
         return _("%(name)s and %(into)s are one person now: %(into)s.") % {
@@ -305,9 +289,9 @@ def person_merge(request: HttpRequest, access: CircleAccess) -> HttpResponse:
 
 @require_POST
 @circle_view(editor=True)
-def person_separate(request: HttpRequest, access: CircleAccess) -> HttpResponse:
-    if _replayed(request):
-        return _already(request, access)
+def person_separate(request: HttpRequest, access: Access) -> HttpResponse:
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
     circle = access.circle
     pk = small_int(request.POST.get("person", "")) or 0
     person = Person.objects.filter(circle=circle, pk=pk, merged_into__isnull=False).first()
@@ -316,7 +300,7 @@ def person_separate(request: HttpRequest, access: CircleAccess) -> HttpResponse:
         return redirect(circle_url(access.token))
 
     def change(**kwargs):
-        circle.separate(pk, **kwargs)
+        return circle.separate(pk, **kwargs)
 
     def done() -> str:
         return _("%(name)s is their own person again.") % {"name": person.name}
@@ -326,38 +310,6 @@ def person_separate(request: HttpRequest, access: CircleAccess) -> HttpResponse:
 
 @require_POST
 @circle_view(editor=True)
-def circle_link(request: HttpRequest, access: CircleAccess) -> HttpResponse:
+def circle_link(request: HttpRequest, access: Access) -> HttpResponse:
     """Replace the circle's viewer or editor link: the old one leads nowhere from now on."""
-    circle = access.circle
-    which = request.POST.get("link")
-    if which not in ("viewer", "editor"):
-        messages.error(request, _("Choose which link to replace."))
-        return redirect(circle_url(access.token))
-    version = small_int(request.POST.get("version", ""))
-    if version is None:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return redirect(circle_url(access.token))
-    old = getattr(circle, f"{which}_token")
-    try:
-        circle.replace_link(
-            which,
-            version=version,
-            once=posted_once(request) or None,
-            actor=_actor(request, access),
-        )
-    except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
-    except StaleVersion:
-        fresh = resolve_circle(request, access.token)
-        return render_circle(request, fresh, notice=_stale_notice(), status=409)
-    else:
-        messages.success(
-            request,
-            _("The old viewer link no longer works; share the new one.")
-            if which == "viewer"
-            else _("The old editor link no longer works; share the new one."),
-        )
-    token = access.token
-    if token == old:
-        token = getattr(circle, f"{which}_token")
-    return redirect(circle_url(token))
+    return replace_link(request, access)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -29,34 +29,21 @@ from ..access import Access, actor, game_view, resolve
 from ..forms.change import once_token
 from ..forms.data import as_data, form_data, small_int
 from ..forms.deals import DealForm, deal_form_class
-from ..models import AlreadyDone, Deal, Game, GameEvent, Seat, StaleVersion
+from ..models import AlreadyDone, Deal, Event, Seat, StaleVersion
 from ..sheet import players_of_deals
-from .common import game_url, htmx_of, posted_once, render_game, sheet_after_saving, to_sheet
-
-INFO, ERROR = messages.INFO, messages.ERROR
-
-
-def _stale_notice() -> str:
-    return _(
-        "The sheet changed while you were entering this: another phone saved a change. "
-        "Here is the fresh sheet; check it and save again if still needed."
-    )
-
-
-OUTBOX_STATUS = {"saved": 200, "already": 200, "conflict": 409, "invalid": 422, "gone": 410}
-
-
-def from_outbox(request: HttpRequest) -> bool:
-    """Whether this write was kept on a phone while it had no connection, and is sent now."""
-    return request.headers.get("X-Scorepad-Outbox") == "1"
-
-
-def outbox_reply(access: Access, outcome: str, message: str, **extra) -> JsonResponse:
-    """The answer to a write sent from a phone's outbox: what became of it, the game's
-    version now (the next write of the same phone is based on it)."""
-    version = Game.objects.filter(pk=access.game.pk).values_list("version", flat=True).first()
-    body = {"outcome": outcome, "version": version, "message": str(message), **extra}
-    return JsonResponse(body, status=OUTBOX_STATUS[outcome])
+from .common import game_url, htmx_of, partial_wanted, render_game, sheet_after_saving
+from .writes import (
+    ERROR,
+    INFO,
+    after_commit,
+    already_done,
+    answer,
+    from_outbox,
+    outbox_reply,
+    stale_notice,
+    used_once,
+    write,
+)
 
 
 def _done(
@@ -67,13 +54,37 @@ def _done(
     level=messages.SUCCESS,
     tags: str = "",
 ):
-    """After a write: the outbox's answer, or the message for the sheet and back to it (a
-    saved change answers with the sheet it made, ``sheet_after_saving``). ``tags``: the
-    message's own (``redo``: the Redo beside an undo's message)."""
-    if from_outbox(request):
-        return outbox_reply(access, outcome, message)
-    messages.add_message(request, level, message, extra_tags=tags)
-    return sheet_after_saving(request, access) if outcome == "saved" else to_sheet(access)
+    """``writes.answer`` for the sheet: a saved change answers htmx with the sheet it made
+    (``sheet_after_saving``)."""
+    return answer(
+        request, access, outcome, message, level, tags=tags, swapped=_swapped(request, access)
+    )
+
+
+def _swapped(request: HttpRequest, access: Access):
+    """What htmx swaps in after a saved change: the sheet it made; None without htmx."""
+    if not partial_wanted(request):
+        return None
+    return lambda: sheet_after_saving(request, access)
+
+
+def _stale_sheet(request: HttpRequest, fresh: Access) -> HttpResponse:
+    return render_game(request, fresh, notice=stale_notice(fresh), status=409)
+
+
+def _simple_change(
+    request: HttpRequest, access: Access, change, done: str, tags: str = ""
+) -> HttpResponse:
+    """A POST that changes the game without a form to fill: version and token only."""
+    return write(
+        request,
+        access,
+        change,
+        done,
+        stale=_stale_sheet,
+        tags=tags,
+        swapped=_swapped(request, access),
+    )
 
 
 def _panel(
@@ -171,7 +182,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
     assert result is not None  # a valid deal form has its result
     try:
         if number:
-            game.edit_deal(
+            event = game.edit_deal(
                 number,
                 result,
                 version=data["version"],
@@ -201,10 +212,11 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
         if fresh.game.is_finished and not number:
             return _done(request, fresh, "gone", _ended(), ERROR)
         if from_outbox(request):
-            return outbox_reply(fresh, "conflict", _stale_notice())
+            return outbox_reply(fresh, "conflict", stale_notice(fresh))
         if number:
             return _merged_correction(request, fresh, form, url, number)
         return _recorded_meanwhile(request, fresh, form, url)
+    after_commit(request, access, event)
     return _done(request, access, "saved", done)
 
 
@@ -222,7 +234,7 @@ def _replaced(
     stored = conflicts.form_values(_stored_form(access, deal))
     saving = conflicts.form_values(mine)
     previous = (
-        GameEvent.objects.filter(game=access.game, deal_number=number)
+        Event.objects.filter(game=access.game, deal_number=number)
         .exclude(kind__in=("deleted", "undone"))
         .order_by("-pk")
         .values_list("device", flat=True)
@@ -299,7 +311,7 @@ def _recorded_meanwhile(
     form = _deal_form(fresh, rebound)
     form.is_valid()
     if not number:
-        return _met_a_change(request, fresh, _panel(fresh, form, url, None), _stale_notice())
+        return _met_a_change(request, fresh, _panel(fresh, form, url, None), stale_notice(fresh))
     deal = deals[number - 1]
     seats = list(fresh.game.seats.all())
     by_pk = {s.pk: s for s in seats}
@@ -325,16 +337,6 @@ def _recorded_meanwhile(
     return _met_a_change(request, fresh, _panel(fresh, form, url, None, conflict=conflict), notice)
 
 
-def _used_once(request: HttpRequest, access: Access) -> bool:
-    """Whether the one-time token of this form was used already: a replay of a change made."""
-    once = posted_once(request)
-    return bool(once) and GameEvent.objects.filter(game=access.game, form_token=once).exists()
-
-
-def _already_done() -> str:
-    return _("That was already done; it happened once.")
-
-
 def _ended() -> str:
     return _("The game has ended: no more deals can be recorded.")
 
@@ -344,13 +346,12 @@ def _ended() -> str:
 def deal_new(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
     if game.is_finished or game.is_complete(len(game.deals.all())):
-        if request.method == "POST" and _used_once(request, access):
+        if request.method == "POST" and used_once(request):
             # A copy of the deal that ended the game: "already", not "the game has ended".
-            return _done(request, access, "already", _already_done(), INFO)
+            return _done(request, access, "already", already_done(), INFO)
         if request.method == "POST" and from_outbox(request):
             return outbox_reply(access, "gone", _ended())
-        messages.info(request, _ended())
-        return to_sheet(access)
+        return _done(request, access, "gone", _ended(), INFO)
     if request.method == "POST":
         return _save_deal(request, access, None)
     if _preview_only(request):
@@ -383,37 +384,9 @@ def _gone(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     """A deal that is not (or no longer) on the sheet: 404 to look at, a message to a form."""
     if request.method != "POST":
         raise Http404("no such deal")
-    once = request.POST.get("once", "")
-    if once and GameEvent.objects.filter(game=access.game, form_token=once).exists():
-        return _done(
-            request, access, "already", _("That was already done; it happened once."), INFO
-        )
+    if used_once(request):
+        return _done(request, access, "already", already_done(), INFO)
     return _done(request, access, "gone", _("Deal %(n)d no longer exists.") % {"n": number}, ERROR)
-
-
-def _simple_change(
-    request: HttpRequest, access: Access, change, done: str, tags: str = ""
-) -> HttpResponse:
-    """A POST that changes the game without a form to fill: version and token only."""
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        return _done(
-            request, access, "invalid", _("The form was incomplete; nothing was changed."), ERROR
-        )
-    once = posted_once(request) or None
-    try:
-        change(version=version, once=once, actor=actor(request, access))
-    except AlreadyDone:
-        return _done(
-            request, access, "already", _("That was already done; it happened once."), INFO
-        )
-    except StaleVersion:
-        fresh = resolve(request, access.token)
-        if from_outbox(request):
-            return outbox_reply(fresh, "conflict", _stale_notice())
-        return render_game(request, fresh, notice=_stale_notice(), status=409)
-    return _done(request, access, "saved", done, tags=tags)
 
 
 @require_http_methods(["GET", "POST"])
@@ -436,8 +409,8 @@ def deal_delete(request: HttpRequest, access: Access, number: int) -> HttpRespon
 def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
     number = len(access.game.deals.all())
     if not number:
-        if _used_once(request, access):
-            return _done(request, access, "already", _already_done(), INFO)
+        if used_once(request):
+            return _done(request, access, "already", already_done(), INFO)
         return _done(request, access, "gone", _("There is no deal to undo."), INFO)
     return _simple_change(
         request,
@@ -451,7 +424,7 @@ def deal_undo(request: HttpRequest, access: Access) -> HttpResponse:
 BROUGHT_BACK_KINDS = ("undone", "deleted")
 
 
-def _restored_result(access: Access, event: GameEvent) -> DealForm | None:
+def _restored_result(access: Access, event: Event) -> DealForm | None:
     """The deal an undo or delete took away, entered again through its form and the engine
     (the game's rules are the same), so it comes back exactly as it was scored. None when
     the entry kept is of a shape no deal form reads (a backup keeps entries as they were)."""
@@ -476,9 +449,9 @@ def _restored_result(access: Access, event: GameEvent) -> DealForm | None:
     return form
 
 
-def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -> HttpResponse:
-    if _used_once(request, access):
-        return _done(request, access, "already", _already_done(), INFO)
+def _bring_back(request: HttpRequest, access: Access, event: Event | None) -> HttpResponse:
+    if used_once(request):
+        return _done(request, access, "already", already_done(), INFO)
     game = access.game
     deal_number = None if event is None else history.number(event.deal_number)
     if (
@@ -488,7 +461,7 @@ def _bring_back(request: HttpRequest, access: Access, event: GameEvent | None) -
         or deal_number < 1
     ):
         return _done(request, access, "gone", _("There is no deal to bring back."), INFO)
-    if GameEvent.objects.filter(game=game, kind="restored", details__source=event.pk).exists():
+    if Event.objects.filter(game=game, kind="restored", details__source=event.pk).exists():
         return _done(
             request,
             access,
@@ -541,8 +514,8 @@ def deal_restore(request: HttpRequest, access: Access) -> HttpResponse:
 @game_view(editor=True)
 def game_end(request: HttpRequest, access: Access) -> HttpResponse:
     game = access.game
-    if _used_once(request, access):  # a copy: "already done", whatever the state it made
-        return _done(request, access, "already", _already_done(), INFO)
+    if used_once(request):  # a copy: "already done", whatever the state it made
+        return _done(request, access, "already", already_done(), INFO)
     if request.POST.get("op") == "resume":
         if game.is_complete(len(game.deals.all())):
             return _done(request, access, "gone", _("All the deals of this game are played."), INFO)

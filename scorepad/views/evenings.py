@@ -28,13 +28,13 @@ from ..access import (
     device,
     editor_link_shown,
     game_view,
+    is_editor,
     known_games,
     private_to_editors,
+    remember_created,
     remember_seen,
 )
-from ..circles import is_circle_editor
 from ..evenings import (
-    EveningAccess,
     adjustments,
     build_evening,
     counted_elsewhere_message,
@@ -42,46 +42,40 @@ from ..evenings import (
     evenings_of,
     known_evenings,
     not_in_an_evening,
-    remember_created_evening,
-    resolve_evening,
 )
 from ..forms.change import once_token
 from ..forms.data import small_int
 from ..forms.evenings import AddGameForm, EveningForm
 from ..models import (
     Actor,
-    AlreadyDone,
     Circle,
     CountedElsewhere,
     Evening,
     EveningClosed,
-    EveningEvent,
     EveningGame,
+    Event,
     Game,
-    StaleVersion,
 )
 from ..results import evening_result
 from ..tokens import LINK
-from .common import game_url, posted_once, public_url
+from .common import game_url, public_url
 from .sheet import _qr, no_result, picture_response
+from .writes import (
+    INFO,
+    already_done,
+    answer,
+    posted_once,
+    replace_link,
+    stale_notice,
+    used_once,
+    write,
+)
 
 TEMPLATE = "scorepad/evening.html"
 
 
 def evening_url(token: str, name: str = "evening") -> str:
     return game_url(token, name)
-
-
-def _actor(request: HttpRequest, access: EveningAccess) -> Actor:
-    role = "creator" if access.via == "creator" else "editor_link"
-    return Actor(role=role, device=device(request))
-
-
-def _stale_notice() -> str:
-    return _(
-        "The evening changed while you were on this page: another phone saved a change. "
-        "Here is the fresh evening; check it and do it again if still needed."
-    )
 
 
 def _closed_message() -> str:
@@ -112,7 +106,7 @@ def _choices(request: HttpRequest, evening: Evening) -> list[Game]:
     """The games that can be added, in no evening yet (open or closed): a game's money
     counts in one evening only, and in an evening of its circle."""
     circle = evening.circle
-    whole = circle is not None and is_circle_editor(request, circle)
+    whole = circle is not None and is_editor(request, circle)
     return not_in_an_evening(_offer(request, circle, whole_circle=whole))
 
 
@@ -131,7 +125,7 @@ def _default_stake(game: Game, evening: Evening):
 
 def render_evening(
     request: HttpRequest,
-    access: EveningAccess,
+    access: Access,
     *,
     add_form: AddGameForm | None = None,
     notice: str = "",
@@ -152,6 +146,7 @@ def render_evening(
         "live_id": f"{evening.version}.{sum(e.game.version for e in evening.games.all())}",
     }
     context["adjusted_in"], context["adjusted_out"] = adjustments(evening)
+    context["history"] = list(evening.events.all()[:50])
     if access.can_edit:
         choices = _choices(request, evening)
         if add_form is None:
@@ -190,7 +185,7 @@ def _has(evening: Evening, name: str) -> bool:
 
 @require_GET
 @evening_view()
-def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_page(request: HttpRequest, access: Access) -> HttpResponse:
     response = render_evening(request, access)
     if access.via != "creator":
         remember_seen(request, response, access.token)
@@ -199,7 +194,7 @@ def evening_page(request: HttpRequest, access: EveningAccess) -> HttpResponse:
 
 @require_GET
 @evening_view()
-def evening_result_svg(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_result_svg(request: HttpRequest, access: Access) -> HttpResponse:
     """The picture of an evening's standings and settle-up (so far, while a game of it is
     in progress); none for an evening without a game."""
     page = build_evening(access.evening)
@@ -227,7 +222,7 @@ def evening_new(request: HttpRequest) -> HttpResponse:
         )
         return redirect("home")
     circle = grant.circle if grant is not None else None
-    whole = grant is not None and (grant.whole_circle or is_circle_editor(request, grant.circle))
+    whole = grant is not None and (grant.whole_circle or is_editor(request, grant.circle))
     games = _offer(request, circle, whole_circle=whole)
     held = _held_editor_link(request, ticked, circle, games) if request.method == "GET" else None
     if held is not None:
@@ -235,9 +230,12 @@ def evening_new(request: HttpRequest) -> HttpResponse:
     extra = {"circle": circle, "circle_ref": grant.reference() if grant is not None else ""}
     if request.method == "POST":
         once = posted_once(request)
-        earlier = once and EveningEvent.objects.filter(form_token=once, kind="started").first()
-        if earlier:  # a replay: its games are in the evening it made
-            remember_created_evening(request, earlier.evening)
+        earlier = once and Event.objects.filter(form_token=once).first()
+        if earlier and (earlier.evening_id is None or earlier.kind != "started"):  # another form's
+            messages.info(request, _("That was already done; it happened once."))
+            return redirect("home")
+        if earlier and earlier.evening:  # a replay: its games are in the evening it made
+            remember_created(request, earlier.evening)
             messages.info(request, _("That was already done; it happened once."))
             return redirect(evening_url(earlier.evening.editor_token))
         form = EveningForm(request.POST, games=games)
@@ -306,10 +304,8 @@ def _start(request: HttpRequest, form: EveningForm, circle: Circle | None) -> Ev
     """The new evening; the same form sent again (a replay) leads to the evening it made."""
     data = form.cleaned_data
     once = data["once"]
-    earlier = EveningEvent.objects.filter(form_token=once, kind="started").first()
-    if earlier is not None:
-        evening = earlier.evening
-    else:
+    evening = _started_with(once)
+    if evening is None:
         try:
             with transaction.atomic():
                 evening = Evening.objects.create(
@@ -323,46 +319,34 @@ def _start(request: HttpRequest, form: EveningForm, circle: Circle | None) -> Ev
                         stake=_default_stake(game, evening),
                         position=position,
                     )
-                EveningEvent.objects.create(
-                    evening=evening,
-                    kind="started",
-                    actor="creator",
-                    device=device(request),
-                    form_token=once,
-                    details={"games": [form.known[t].pk for t in data["games"]]},
-                )
+                games = [form.known[t].pk for t in data["games"]]
+                actor = Actor("creator", device(request))
+                evening.start(actor=actor, once=once, details={"games": games})
         except IntegrityError:
-            earlier = EveningEvent.objects.filter(form_token=once, kind="started").first()
-            if earlier is None:
-                games = [form.known[t] for t in data["games"]]
-                taken = evenings_of(games)
+            evening = _started_with(once)
+            if evening is None:
+                taken = evenings_of([form.known[t] for t in data["games"]])
                 if taken:
                     raise CountedElsewhere(next(iter(taken.values()))) from None
                 raise
-            evening = earlier.evening
-    remember_created_evening(request, evening)
+    remember_created(request, evening)
     return evening
 
 
+def _started_with(once: str) -> Evening | None:
+    """The evening a new evening's form with this one-time token made, if it was sent."""
+    earlier = Event.objects.filter(form_token=once, kind="started", evening__isnull=False)
+    return next((event.evening for event in earlier.select_related("evening")), None)
+
+
 def _write(
-    request: HttpRequest, access: EveningAccess, change, done: str, *, keep: bool = False
+    request: HttpRequest, access: Access, change, done: str, *, keep: bool = False
 ) -> HttpResponse:
-    """A write of the evening page: ``change(version=, once=, actor=)``, then the page.
-    On a stale version the fresh page comes back (409); with ``keep`` its add form keeps
-    what was entered, on the fresh version."""
-    version = small_int(request.POST.get("version", ""))
-    if version is None:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return redirect(evening_url(access.token))
-    once = posted_once(request) or None
-    try:
-        change(version=version, once=once, actor=_actor(request, access))
-    except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
-    except EveningClosed:
-        messages.error(request, _closed_message())
-    except StaleVersion:
-        fresh = resolve_evening(request, access.token)
+    """A write of the evening page (``writes.write``). On a stale version the fresh page
+    comes back (409); with ``keep`` its add form keeps what was entered, on the fresh
+    version."""
+
+    def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
         add_form = None
         if keep:
             add_form = AddGameForm(
@@ -373,18 +357,19 @@ def _write(
                     "once": once_token(),
                 }
             )
-        return render_evening(request, fresh, add_form=add_form, notice=_stale_notice(), status=409)
-    else:
-        messages.success(request, done)
-    return redirect(evening_url(access.token))
+        notice = stale_notice(fresh)
+        return render_evening(request, fresh, add_form=add_form, notice=notice, status=409)
+
+    closed: dict[type[Exception], Any] = {EveningClosed: lambda exc: _closed_message()}
+    return write(request, access, change, done, stale=stale, refused=closed)
 
 
 @require_POST
 @evening_view(editor=True)
-def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_add(request: HttpRequest, access: Access) -> HttpResponse:
     evening = access.evening
-    if _replayed(request):  # first, in the lock of evening_view: a copy is "already done"
-        return _already(request, access)
+    if used_once(request):  # first, in the lock of evening_view: a copy is "already done"
+        return answer(request, access, "already", already_done(), INFO)
     form = AddGameForm(request.POST)
     if not form.is_valid():
         if form.incomplete():
@@ -402,7 +387,7 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
     if game.circle_id != evening.circle_id:
         form.add_error("game", _other_circle_message(evening))
         return render_evening(request, access, add_form=form)
-    if not _replayed(request):
+    if not used_once(request):
         other = evenings_of([game]).get(game.pk)
         if other is not None and other.pk == evening.pk:
             messages.info(request, _("That game is in the evening already."))
@@ -417,22 +402,12 @@ def evening_add(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         return render_evening(request, access, add_form=form)
 
 
-def _already(request: HttpRequest, access: EveningAccess) -> HttpResponse:
-    messages.info(request, _("That was already done; it happened once."))
-    return redirect(evening_url(access.token))
-
-
-def _replayed(request: HttpRequest) -> bool:
-    once = posted_once(request)
-    return bool(once) and EveningEvent.objects.filter(form_token=once).exists()
-
-
 @require_POST
 @evening_view(editor=True)
-def evening_remove(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_remove(request: HttpRequest, access: Access) -> HttpResponse:
     evening = access.evening
-    if _replayed(request):
-        return _already(request, access)
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
     game_id = small_int(request.POST.get("game", ""))
 
     def change(**kwargs):
@@ -446,10 +421,10 @@ def evening_remove(request: HttpRequest, access: EveningAccess) -> HttpResponse:
 
 @require_POST
 @evening_view(editor=True)
-def evening_carry(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_carry(request: HttpRequest, access: Access) -> HttpResponse:
     evening = access.evening
-    if _replayed(request):
-        return _already(request, access)
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
     page = build_evening(evening)
     made: list[Evening] = []
     if page.in_progress and not evening.is_closed:
@@ -467,7 +442,7 @@ def evening_carry(request: HttpRequest, access: EveningAccess) -> HttpResponse:
         request, access, change, _("The balances were carried: the next evening starts here.")
     )
     if made:
-        remember_created_evening(request, made[0])
+        remember_created(request, made[0])
         return redirect(evening_url(made[0].editor_token))
     return response
 
@@ -526,39 +501,7 @@ def game_evenings(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @evening_view(editor=True)
-def evening_link(request: HttpRequest, access: EveningAccess) -> HttpResponse:
+def evening_link(request: HttpRequest, access: Access) -> HttpResponse:
     """Replace the evening's viewer or editor link (a closed evening's too: a link that
     went too far must stop working whatever the evening's state)."""
-    evening = access.evening
-    which = request.POST.get("link")
-    if which not in ("viewer", "editor"):
-        messages.error(request, _("Choose which link to replace."))
-        return redirect(evening_url(access.token))
-    version = small_int(request.POST.get("version", ""))
-    if version is None:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return redirect(evening_url(access.token))
-    old = getattr(evening, f"{which}_token")
-    try:
-        evening.replace_link(
-            which,
-            version=version,
-            once=posted_once(request) or None,
-            actor=_actor(request, access),
-        )
-    except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
-    except StaleVersion:
-        fresh = resolve_evening(request, access.token)
-        return render_evening(request, fresh, notice=_stale_notice(), status=409)
-    else:
-        messages.success(
-            request,
-            _("The old viewer link no longer works; share the new one.")
-            if which == "viewer"
-            else _("The old editor link no longer works; share the new one."),
-        )
-    token = access.token
-    if token == old:
-        token = getattr(evening, f"{which}_token")
-    return redirect(evening_url(token))
+    return replace_link(request, access)

@@ -35,7 +35,7 @@ from ..evenings import known_evenings
 from ..forms.data import small_int
 from ..forms.games import ImportForm, NewGameForm, option_field_name
 from ..forms.seats import OnePersonTwice, SeatList
-from ..models import Actor, Circle, Game, GameEvent, Person, roots
+from ..models import Actor, Circle, Event, Game, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, htmx_of, partial_wanted
 
@@ -236,7 +236,7 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
             circle=seats.circle,
         )
         names = [seat.name for seat in seats.seat(game)]
-        GameEvent.objects.create(
+        Event.objects.create(
             game=game,
             kind="started",
             actor="creator",

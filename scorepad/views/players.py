@@ -17,7 +17,8 @@ from django.views.decorators.http import require_safe
 from rules.engine.variants import VARIANT_IDS, get_variant
 from rules.facts import NAMES
 
-from ..circles import CircleAccess, circle_view
+from ..access import Access
+from ..circles import circle_view
 from ..collation import sort_key
 from ..models import Deal, DealScore, Game, Person, Seat, roots
 from ..records import finished_years, game_records, year_games
@@ -27,7 +28,7 @@ from ..stats import player_records, rating_chart
 
 @require_safe
 @circle_view()
-def player_list(request: HttpRequest, access: CircleAccess) -> HttpResponse:
+def player_list(request: HttpRequest, access: Access) -> HttpResponse:
     circle = access.circle
     who = roots(circle.pk)
     people = {p.pk: p for p in circle.people()}
@@ -94,7 +95,7 @@ def player_list(request: HttpRequest, access: CircleAccess) -> HttpResponse:
 
 @require_safe
 @circle_view()
-def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResponse:
+def player_page(request: HttpRequest, access: Access, pk: int) -> HttpResponse:
     """One person's ratings, record, streaks and head-to-head per variant in the circle,
     computed on read from the stored deals (scorepad/stats.py); someone merged into another
     leads to that one's page (an old link or bookmark still works), anyone not of this
@@ -135,7 +136,7 @@ def player_page(request: HttpRequest, access: CircleAccess, pk: int) -> HttpResp
 
 @require_safe
 @circle_view()
-def circle_year(request: HttpRequest, access: CircleAccess, year: int) -> HttpResponse:
+def circle_year(request: HttpRequest, access: Access, year: int) -> HttpResponse:
     """A circle's year: per variant, its finished games and evenings, and each player's best
     deal, longest winning streak, rival and partner (scorepad/stats.py ``circle_year``).
     Nothing on it changes anything; a viewer link sees it as an editor does."""

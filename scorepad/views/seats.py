@@ -4,21 +4,24 @@ token like the deal forms; a stale one changes nothing and shows the page as it 
 
 from __future__ import annotations
 
-from django.contrib import messages
+from collections.abc import Callable
+from functools import partial
+
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from rules.facts import NAMES
 
-from ..access import Access, actor, game_view, resolve
+from ..access import Access, game_view
 from ..forms.change import once_token
 from ..forms.data import small_int
 from ..forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
-from ..models import AlreadyDone, GameEvent, StaleVersion
-from .common import game_url, posted_once
+from ..models import Event
+from .writes import ERROR, INFO, already_done, answer, incomplete, used_once, write
 
+PAGE = "game-players"
 FORMS = {"join": JoinForm, "rename": RenameForm, "leave": LeaveForm, "target": TargetForm}
 
 
@@ -59,33 +62,42 @@ def _page(request: HttpRequest, access: Access, bound=None, notice="", status=20
     return render(request, "scorepad/seats.html", context, status=status)
 
 
-def _apply(form, access: Access, request: HttpRequest) -> str:
-    """Make the change the valid ``form`` asks for; the message that says it was done."""
+def _change(form, access: Access) -> tuple[Callable[..., Event], str]:
+    """The change the valid ``form`` asks for, and the message that says it was done."""
     game, data = access.game, form.cleaned_data
-    change = {"version": data["version"], "once": data["once"], "actor": actor(request, access)}
     if isinstance(form, JoinForm):
-        game.join(data["name"], data["start_total"], **change)
-        return _("%(name)s joins the table from the next deal, starting with %(n)d.") % {
+        done = _("%(name)s joins the table from the next deal, starting with %(n)d.") % {
             "name": data["name"],
             "n": data["start_total"],
         }
+        return partial(game.join, data["name"], data["start_total"]), done
     if isinstance(form, RenameForm):
         before = data["seat"].name
-        game.rename(data["seat"].position, data["name"], **change)
-        return _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}
+        done = _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}
+        return partial(game.rename, data["seat"].position, data["name"]), done
     if isinstance(form, LeaveForm):
         back = data["op"] == "back"
-        game.seat_leaves(data["seat"].position, back=back, **change)
         name = data["seat"].name
         if back:
-            return _("%(name)s is back at the table from the next deal.") % {"name": name}
-        return _("%(name)s left the table: no more deals for them; their total stays.") % {
-            "name": name
-        }
-    game.set_target(data["target_score"], data["target_deals"], **change)
+            done = _("%(name)s is back at the table from the next deal.") % {"name": name}
+        else:
+            done = _("%(name)s left the table: no more deals for them; their total stays.") % {
+                "name": name
+            }
+        return partial(game.seat_leaves, data["seat"].position, back=back), done
     if not (data["target_score"] or data["target_deals"]):
-        return _("No target: the table decides when the game ends.")
-    return _("Target saved: the game ends by itself when it is reached.")
+        done = _("No target: the table decides when the game ends.")
+    else:
+        done = _("Target saved: the game ends by itself when it is reached.")
+    return partial(game.set_target, data["target_score"], data["target_deals"]), done
+
+
+def _stale(request: HttpRequest, fresh: Access) -> HttpResponse:
+    notice = _(
+        "The table changed while you were entering this: another phone saved a change. "
+        "Here is the page as it is now; check it and save again if still needed."
+    )
+    return _page(request, fresh, notice=notice, status=409)
 
 
 @require_http_methods(["GET", "POST"])
@@ -96,28 +108,13 @@ def game_players(request: HttpRequest, access: Access) -> HttpResponse:
     kind = request.POST.get("form", "")
     form_class = FORMS.get(kind)
     if form_class is None:
-        messages.error(request, _("The form was incomplete; nothing was changed."))
-        return redirect(game_url(access.token, "game-players"))
+        return answer(request, access, "invalid", incomplete(), ERROR, to=PAGE)
     # A copy of a change already made (the same one-time token) is "already done" before the
     # form is checked against the state that change made (game_view holds the game locked).
-    once = posted_once(request)
-    if once and GameEvent.objects.filter(game=access.game, form_token=once).exists():
-        messages.info(request, _("That was already done; it happened once."))
-        return redirect(game_url(access.token, "game-players"))
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO, to=PAGE)
     form = form_class(request.POST, game=access.game)
     if not form.is_valid():
         return _page(request, access, bound=(kind, form), status=422)
-    try:
-        done = _apply(form, access, request)
-    except AlreadyDone:
-        messages.info(request, _("That was already done; it happened once."))
-    except StaleVersion:
-        fresh = resolve(request, access.token)
-        notice = _(
-            "The table changed while you were entering this: another phone saved a change. "
-            "Here is the page as it is now; check it and save again if still needed."
-        )
-        return _page(request, fresh, notice=notice, status=409)
-    else:
-        messages.success(request, done)
-    return redirect(game_url(access.token, "game-players"))
+    change, done = _change(form, access)
+    return write(request, access, change, done, stale=_stale, to=PAGE)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 
 import segno
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
@@ -20,7 +18,6 @@ from rules.facts import NAMES
 from .. import board, history, warm
 from ..access import (
     Access,
-    actor,
     forbidden,
     game_view,
     private_to_editors,
@@ -28,12 +25,12 @@ from ..access import (
     resolve,
 )
 from ..forms.change import once_token
-from ..forms.data import small_int
-from ..models import AlreadyDone, Game, StaleVersion
+from ..models import Game
 from ..results import Result, game_result, offered
 from ..sheet import build_sheet
 from ..transfer import export_csv, export_document
-from .common import game_context, game_url, htmx_of, posted_once, public_url, render_game
+from .common import game_context, game_url, htmx_of, public_url, render_game
+from .writes import replace_link
 
 
 @require_GET
@@ -55,8 +52,14 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
     A plain viewer's fresh sheet (``board.plain_viewer``) is kept whole per version and
     language: the other viewers' phones get it from two queries, and while the first one
     renders it they wait for it (``board.claim``) instead of rendering it too."""
-    found = Game.objects.by_token(token).order_by().values_list("pk", "version", "editor_token")
-    row = next(iter(found[:1]), None)
+    # The request that keeps a change's viewers' answer is handed the game (scorepad/warm.py).
+    handed = warm.warmed_game(request, token)
+    row: tuple[int, int, str] | None
+    if handed is not None:
+        row = (handed.pk, handed.version, handed.editor_token)
+    else:
+        found = Game.objects.by_token(token).order_by()
+        row = next(iter(found.values_list("pk", "version", "editor_token")[:1]), None)
     if row is None:
         return HttpResponseStopPolling()
     pk, current, editor_token = row
@@ -78,15 +81,22 @@ def game_version(request: HttpRequest, token: str) -> HttpResponse:
         if answer is not None:
             return HttpResponse(answer)
     try:
-        return _fresh_sheet(request, token, kept_for_viewers)
+        return _fresh_sheet(request, token, kept_for_viewers, handed)
     finally:
         if claimed:
             board.release(key)
 
 
-def _fresh_sheet(request: HttpRequest, token: str, kept_for_viewers: bool) -> HttpResponse:
-    """The sheet partial rendered for this phone (and kept whole for the plain viewers)."""
-    access = resolve(request, token, full=False)
+def _fresh_sheet(
+    request: HttpRequest, token: str, kept_for_viewers: bool, handed: Game | None = None
+) -> HttpResponse:
+    """The sheet partial rendered for this phone (and kept whole for the plain viewers);
+    ``handed``: the game as the change that keeps this answer left it (a viewer's, with no
+    session: the warming request's)."""
+    if handed is not None:
+        access = Access(handed, token, "viewer", "viewer_link")
+    else:
+        access = resolve(request, token, full=False)
     # An editor with a deal form open keeps it: the fresh sheet comes without the actions.
     htmx = htmx_of(request)
     shown = htmx.current_url_abs_path if htmx else None
@@ -148,37 +158,7 @@ def game_share(request: HttpRequest, access: Access) -> HttpResponse:
     if request.method == "POST":
         if not access.can_edit:
             return forbidden(request, access)
-        which = request.POST.get("link")
-        if which not in ("viewer", "editor"):
-            messages.error(request, _("Choose which link to replace."))
-            return redirect(game_url(access.token, "game-share"))
-        old = game.viewer_token if which == "viewer" else game.editor_token
-        version = request.POST.get("version", "")
-        try:
-            game.replace_link(
-                which,
-                version=small_int(version) or 0,
-                once=posted_once(request) or None,
-                actor=actor(request, access),
-            )
-        except AlreadyDone:
-            pass
-        except StaleVersion:
-            messages.error(
-                request, _("The sheet changed meanwhile; nothing was replaced. Try again.")
-            )
-            return redirect(game_url(access.token, "game-share"))
-        else:
-            messages.success(
-                request,
-                _("The old viewer link no longer works; share the new one.")
-                if which == "viewer"
-                else _("The old editor link no longer works; share the new one."),
-            )
-        token = access.token
-        if token == old:
-            token = game.viewer_token if which == "viewer" else game.editor_token
-        return redirect(game_url(token, "game-share"))
+        return replace_link(request, access, to="game-share")
     links = []
     viewer_url = public_url(request, game_url(game.viewer_token))
     links.append({"which": "viewer", "url": viewer_url, "qr": _qr(viewer_url)})

@@ -19,8 +19,8 @@ from django_htmx.http import HttpResponseStopPolling
 
 from rules.facts import NAMES
 
-from ..access import private_to_editors, resolve
-from ..evenings import build_evening, resolve_evening
+from ..access import EVENINGS, private_to_editors, resolve
+from ..evenings import build_evening
 from ..models import Game
 from ..sheet import build_sheet
 from ..tablemode import evening_table, evening_version, evening_version_by_token
@@ -58,7 +58,7 @@ def game_table_version(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _evening_context(request: HttpRequest, token: str) -> dict[str, Any]:
-    access = resolve_evening(request, token)
+    access = resolve(request, token, kind=EVENINGS)
     evening = access.evening
     return {
         "kind": "evening",

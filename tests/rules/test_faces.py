@@ -12,7 +12,7 @@ from rules.engine.cards import Card, parse_card
 from rules.pages import render_markdown
 from rules.pages.faces import face
 from rules.pages.markup import RenderContext
-from scorepad.models import GameEvent
+from scorepad.models import Event
 from tests.factories import GameFactory
 from tests.scorepad.conftest import own
 
@@ -59,7 +59,7 @@ def test_the_checker_draws_the_hand_with_the_partial(client):
 def test_the_history_shows_the_cards_drawn_for_the_first_dealer_as_faces(client):
     game = GameFactory(variant_id="classic", players=["Anna", "Ben"])
     own(client, game)
-    GameEvent.objects.create(
+    Event.objects.create(
         game=game, kind="started", details={"draw": [{"0": "QH", "1": "5S"}]}, actor="creator"
     )
     with translation.override("en"):

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from scorepad.access import CREATED
+from scorepad.access import GAMES
 from tests.factories import GameFactory
 
 
@@ -15,7 +15,7 @@ def game(db):
 def own(client, game):
     """Make ``client`` the phone that created ``game`` (its session grants editor rights)."""
     session = client.session
-    session[CREATED] = [*session.get(CREATED, []), game.pk]
+    session[GAMES.created] = [*session.get(GAMES.created, []), game.pk]
     session.save()
     return client
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.models import Deal, Game, GameEvent
+from scorepad.models import Deal, Event, Game
 from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def snapshot(game):
         game.viewer_token,
         game.editor_token,
         deals,
-        GameEvent.objects.count(),
+        Event.objects.count(),
     )
 
 
@@ -106,13 +106,13 @@ def test_an_editor_link_can_record_a_deal(client, played):
     url, data = writes(played, played.editor_token)[0]
     assert client.post(url, data).status_code == 302
     assert played.deals.count() == 2
-    assert GameEvent.objects.filter(game=played).first().actor == "editor_link"
+    assert Event.objects.filter(game=played).first().actor == "editor_link"
 
 
 def test_the_creators_phone_can_edit_through_the_viewer_link_too(creator, played):
     url, data = writes(played, played.viewer_token)[0]
     assert creator.post(url, data).status_code == 302
-    assert GameEvent.objects.filter(game=played).first().actor == "creator"
+    assert Event.objects.filter(game=played).first().actor == "creator"
 
 
 @pytest.mark.parametrize("which", ["editor", "viewer"])
@@ -183,7 +183,7 @@ def everything():
         Game.objects.count(),
         list(Game.objects.values_list("pk", "version", "status", "editor_token")),
         Deal.objects.count(),
-        GameEvent.objects.count(),
+        Event.objects.count(),
     )
 
 

@@ -12,18 +12,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.access import CREATED
+from scorepad.access import GAMES
 from scorepad.models import (
     Circle,
-    CircleEvent,
     Deal,
     DealScore,
     Evening,
     EveningBalance,
-    EveningEvent,
     EveningGame,
+    Event,
     Game,
-    GameEvent,
     Person,
     Seat,
 )
@@ -103,15 +101,15 @@ def data_for(route, a, b, evening):
             fields["game"] = b.pk
         return fields
     fields = {**classic_form_data(a, 2, jokers=1), **once, "link": "editor"}
-    undone = GameEvent.objects.filter(game=a, kind="undone").first()
+    undone = Event.objects.filter(game=a, kind="undone").first()
     fields.update(event=undone.pk, form="join", name="Zed")
     return fields
 
 
 def picture():
     """Every row and version a write could change."""
-    models = (Game, Seat, Circle, Person, CircleEvent, Deal, DealScore, GameEvent, Evening,
-              EveningGame, EveningBalance, EveningEvent)  # fmt: skip
+    models = (Game, Seat, Circle, Person, Event, Deal, DealScore, Event, Evening,
+              EveningGame, EveningBalance, Event)  # fmt: skip
     return {m.__name__: sorted(map(repr, m.objects.values_list())) for m in models}
 
 
@@ -121,7 +119,7 @@ def game_picture(game):
         sorted(map(repr, Seat.objects.filter(game=game).values_list())),
         sorted(map(repr, Deal.objects.filter(game=game).values_list())),
         sorted(map(repr, DealScore.objects.filter(deal__game=game).values_list())),
-        sorted(map(repr, GameEvent.objects.filter(game=game).values_list())),
+        sorted(map(repr, Event.objects.filter(game=game).values_list())),
         sorted(map(repr, EveningGame.objects.filter(game=game).values_list())),
     )
 
@@ -189,7 +187,7 @@ def test_a_write_is_refused_without_its_editor_link_and_changes_nothing(table, r
     # A phone that created another game (its session's rights) is a viewer here.
     other = Client()
     session = other.session
-    session[CREATED] = [b.pk]
+    session[GAMES.created] = [b.pk]
     session.save()
     refused_and_unchanged(other, route, viewer, data, {403})
 
@@ -216,7 +214,7 @@ def evening_picture(evening):
         Evening.objects.filter(pk=evening.pk).values_list().get(),
         sorted(map(repr, EveningGame.objects.filter(evening=evening).values_list())),
         sorted(map(repr, EveningBalance.objects.filter(evening=evening).values_list())),
-        sorted(map(repr, EveningEvent.objects.filter(evening=evening).values_list())),
+        sorted(map(repr, Event.objects.filter(evening=evening).values_list())),
     )
 
 
@@ -224,7 +222,7 @@ def circle_picture(circle):
     return (
         Circle.objects.filter(pk=circle.pk).values_list().get(),
         sorted(map(repr, Person.objects.filter(circle=circle).values_list())),
-        sorted(map(repr, CircleEvent.objects.filter(circle=circle).values_list())),
+        sorted(map(repr, Event.objects.filter(circle=circle).values_list())),
     )
 
 

@@ -12,11 +12,10 @@ from django.utils import timezone
 from scorepad.models import (
     Actor,
     Circle,
-    CircleEvent,
     Deal,
     DealScore,
+    Event,
     Game,
-    GameEvent,
     Person,
 )
 from scorepad.sheet import build_sheet, load_game
@@ -77,9 +76,9 @@ def snapshot():
         "circles": list(Circle.objects.order_by("pk").values_list()),
         "people": list(Person.objects.order_by("pk").values_list()),
         "circle history": list(
-            CircleEvent.objects.order_by("pk").values_list(
-                "circle", "at", "kind", "details", "actor", "device", "form_token"
-            )
+            Event.objects.filter(circle__isnull=False)
+            .order_by("pk")
+            .values_list("circle", "at", "kind", "details", "actor", "device", "form_token")
         ),
     }
     for game in Game.objects.order_by("pk"):
@@ -156,14 +155,14 @@ def test_a_backup_restores_every_sheet_as_it_was(games, tmp_path):
 
     empty_the_database()
     assert not DealScore.objects.exists()
-    assert not GameEvent.objects.exists()
+    assert not Event.objects.exists()
     assert restore(path) == "Restored 5 games and 5 people of circles.\n"
 
     assert snapshot() == before
     # The links still lead to their games, one-time tokens already used stay used.
     nordic = Game.objects.get(variant_id="contract-nordic")
     assert Game.objects.by_token(before[nordic.pk]["game"]["viewer_token"]).get() == nordic
-    assert GameEvent.objects.filter(form_token="link-1").count() == 1
+    assert Event.objects.filter(form_token="link-1").count() == 1
     # New rows get fresh ids after the restored ones (sequences moved on, on PostgreSQL too).
     newer = GameFactory(variant_id="romme", players=["New", "Newer"])
     assert newer.pk > max(g.pk for g in games)
@@ -231,7 +230,7 @@ def test_a_corrupt_backup_imports_nothing(games, tmp_path, spoil):
     assert not Circle.objects.exists()
     assert not Game.objects.exists()
     assert not Deal.objects.exists()
-    assert not GameEvent.objects.exists()
+    assert not Event.objects.exists()
 
 
 def test_a_file_that_is_not_json_imports_nothing(tmp_path, db):

@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Circle, Evening, EveningEvent, EveningGame, Game
+from scorepad.access import EVENINGS, resolve
+from scorepad.evenings import build_evening
+from scorepad.models import Circle, Evening, EveningGame, Event, Game
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def evenings():
 
 
 def reload(evening):
-    return resolve_evening(SimpleNamespace(session={}), evening.viewer_token).evening
+    return resolve(SimpleNamespace(session={}), evening.viewer_token, kind=EVENINGS).evening
 
 
 def picture():
@@ -80,7 +81,7 @@ def test_a_backup_restores_every_evening_as_it_was(evenings, tmp_path):
     first, second = (Evening.objects.get(pk=e.pk) for e in evenings)
     assert first.next_evening == second
     # A one-time token used before the backup stays used.
-    assert EveningEvent.objects.filter(form_token="carry-x" * 3).count() == 1
+    assert Event.objects.filter(form_token="carry-x" * 3).count() == 1
     # New evenings get ids after the restored ones (sequences moved on, PostgreSQL too).
     assert Evening.objects.create(stake="1").pk > second.pk
     # The carried evening's games still carry a correction forward.

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scorepad.backupfile import Column, Items, schema
-from scorepad.models import Circle, Evening, EveningBalance, Game, GameEvent
+from scorepad.models import Circle, Evening, EveningBalance, Event, Game
 from tests.scorepad.test_backup_trust import (
     make_backup,
     nothing_stored,
@@ -191,7 +191,7 @@ def test_a_text_as_long_as_its_column_restores(backup, tmp_path):
     document = spoil(document, ["games", 0, "history", 0, "device"], "d" * 16)
     assert restore_text(tmp_path, json.dumps(document)) == ""
     assert EveningBalance.objects.filter(name="é" * 40).exists()
-    assert GameEvent.objects.filter(device="d" * 16).exists()
+    assert Event.objects.filter(device="d" * 16).exists()
 
 
 def columns(rule) -> list[Column]:

@@ -16,8 +16,9 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Circle, Evening, Game, GameEvent
+from scorepad.access import EVENINGS, resolve
+from scorepad.evenings import build_evening
+from scorepad.models import Circle, Evening, Event, Game
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
 from tests.scorepad.test_import_fuzz import json_values, spoil
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _reload(evening):
-    return resolve_evening(SimpleNamespace(session={}), evening.viewer_token).evening
+    return resolve(SimpleNamespace(session={}), evening.viewer_token, kind=EVENINGS).evening
 
 
 def make_backup() -> dict:
@@ -70,7 +71,7 @@ def nothing_stored() -> bool:
         Game.objects.exists()
         or Circle.objects.exists()
         or Evening.objects.exists()
-        or GameEvent.objects.exists()
+        or Event.objects.exists()
     )
 
 

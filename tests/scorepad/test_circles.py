@@ -12,10 +12,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.access import circle_reference
-from scorepad.circles import CREATED as CIRCLES_CREATED
+from scorepad.access import CIRCLES, circle_reference
 from scorepad.evenings import build_evening
-from scorepad.models import Circle, CircleEvent, Evening, Game, GameEvent, Person, Seat
+from scorepad.models import Circle, Evening, Event, Game, Person, Seat
 from scorepad.records import game_records
 from scorepad.stats import player_records
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
@@ -165,7 +164,7 @@ def test_a_seat_rename_changes_that_game_alone_even_in_a_circle(db):
     assert first.seats.get(position=0).name == "Anna"
     assert first.version == version
     assert second.seats.get(position=0).name == "Annabel"
-    assert GameEvent.objects.filter(game=second, kind="renamed").count() == 1
+    assert Event.objects.filter(game=second, kind="renamed").count() == 1
     assert circle.find("Anna") == first.seats.get(position=0).person  # the person stays
 
 
@@ -248,7 +247,7 @@ def picture(circle):
     return (
         Circle.objects.filter(pk=circle.pk).values_list().get(),
         sorted(Person.objects.filter(circle=circle).values_list()),
-        sorted(CircleEvent.objects.filter(circle=circle).values_list("kind", "form_token")),
+        sorted(Event.objects.filter(circle=circle).values_list("kind", "form_token")),
     )
 
 
@@ -289,7 +288,7 @@ def test_a_stale_circle_form_changes_nothing_and_a_replay_happens_once(table):
     assert replay.status_code == 302
     anna.refresh_from_db()
     assert anna.name == "Annie"
-    assert CircleEvent.objects.filter(circle=circle, kind="renamed").count() == 1
+    assert Event.objects.filter(circle=circle, kind="renamed").count() == 1
 
 
 def test_a_person_renamed_across_the_circle_keeps_each_game_s_seat_names(table):
@@ -335,7 +334,7 @@ def test_merge_and_separate_keep_every_game_s_totals_and_the_ratings(table):
             list(game.seats.order_by("position").values_list("total", flat=True))
             == (totals[game.pk])
         )
-    event = CircleEvent.objects.get(circle=circle, kind="merged")
+    event = Event.objects.get(circle=circle, kind="merged")
     assert event.details["name"] == "Cleo"
     assert event.details["into_name"] == "Cleopatra"
     assert post(client, circle, "circle-separate", person=cleo.pk).status_code == 302
@@ -343,7 +342,7 @@ def test_merge_and_separate_keep_every_game_s_totals_and_the_ratings(table):
     assert cleo.merged_into is None
     assert (ratings(cleo), ratings(cleopatra)) == alone
     assert ratings(circle.find("Anna")) == anna_before
-    assert CircleEvent.objects.filter(circle=circle, kind="separated").count() == 1
+    assert Event.objects.filter(circle=circle, kind="separated").count() == 1
 
 
 def test_two_people_of_one_game_cannot_be_merged(table):
@@ -392,7 +391,7 @@ def test_a_game_outside_the_circle_cannot_join_its_evening(table):
     circle, _one, _two = table
     client = Client()
     session = client.session
-    session[CIRCLES_CREATED] = [circle.pk]
+    session[CIRCLES.created] = [circle.pk]
     session.save()
     ref = circle_reference(circle)
     form = client.get(reverse("evening-new"), {"circle": ref}).content.decode()
@@ -544,7 +543,7 @@ def test_a_phone_with_editor_links_makes_a_circle_of_its_games_and_nothing_else(
     for game in (viewed, stranger):
         assert not Game.objects.get(pk=game.pk).circle
         assert not game.seats.filter(person__isnull=False)
-    assert GameEvent.objects.filter(game=mine[0], kind="circle").count() == 1
+    assert Event.objects.filter(game=mine[0], kind="circle").count() == 1
 
 
 def test_circle_links_and_references_are_masked_in_the_logs(db):

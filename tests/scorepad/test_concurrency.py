@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.models import Deal, DealScore, Game, GameEvent
+from scorepad.models import Deal, DealScore, Event, Game
 from tests.factories import GameFactory, classic_form_data
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +62,7 @@ def test_two_editors_saving_the_same_deal_at_once_record_it_once(game):
     assert Deal.objects.count() == 1
     assert DealScore.objects.count() == 4
     assert Game.objects.get().version == 2
-    assert GameEvent.objects.count() == 1
+    assert Event.objects.count() == 1
 
 
 def test_many_phones_racing_on_one_version_record_exactly_one_deal(game):
@@ -78,7 +78,7 @@ def test_one_form_sent_twice_at_once_on_a_flaky_connection_records_once(game):
     statuses = run_together(2, lambda i: Client().post(url(game), data).status_code)
     assert statuses == [302, 302]
     assert Deal.objects.count() == 1
-    assert GameEvent.objects.filter(form_token=data["once"]).count() == 1
+    assert Event.objects.filter(form_token=data["once"]).count() == 1
 
 
 def test_phones_that_retry_on_a_changed_sheet_lose_nothing_and_double_nothing(game):

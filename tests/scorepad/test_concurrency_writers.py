@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scorepad.forms.deals import ClassicDealForm
-from scorepad.models import Deal, DealScore, Game, GameEvent, Seat
+from scorepad.models import Deal, DealScore, Event, Game, Seat
 from tests.factories import GameFactory, classic_form_data, seats
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -146,7 +146,7 @@ def test_eight_phones_each_saving_a_deal_with_replays_record_each_deal_once(game
     assert len(already) == len(REPLAYS), results
     assert sorted(said[0] for said in recorded) == [f"Deal {n} recorded." for n in range(1, 7)]
     # Each deal once, under its own one-time token, with the scores its form gave.
-    events = GameEvent.objects.filter(game=game)
+    events = Event.objects.filter(game=game)
     assert sorted(events.values_list("form_token", flat=True)) == sorted(expected)
     for event in events:
         deal = Deal.objects.get(game=game, number=event.deal_number)

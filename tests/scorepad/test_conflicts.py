@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad import conflicts
-from scorepad.models import GameEvent
+from scorepad.models import Event
 from tests.factories import GameFactory, record_penalty
 from tests.scorepad.conftest import own
 
@@ -130,7 +130,7 @@ def test_two_corrections_of_different_fields_both_survive(phones, nordic):
 
     assert c.post(url(nordic, "deal-edit", number=1), merged).status_code == 302
     assert points(nordic, 1) == {0: 20, 1: 25, 2: 0}
-    assert GameEvent.objects.filter(game=nordic, kind="edited").count() == 2
+    assert Event.objects.filter(game=nordic, kind="edited").count() == 2
 
 
 def test_the_same_field_changed_on_both_phones_shows_both_values(phones, nordic):
@@ -158,7 +158,7 @@ def test_the_merged_form_saved_twice_is_saved_once(phones, nordic):
     c.post(url(nordic, "deal-edit", number=1), merged)
     again = c.post(url(nordic, "deal-edit", number=1), merged)
     assert again.status_code == 302
-    assert GameEvent.objects.filter(game=nordic, kind="edited").count() == 2
+    assert Event.objects.filter(game=nordic, kind="edited").count() == 2
 
 
 def test_a_merged_form_that_meets_a_third_change_merges_again(phones, nordic):

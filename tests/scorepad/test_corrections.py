@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorepad.models import Deal, GameEvent
+from scorepad.models import Deal, Event
 from tests.factories import ACTOR, classic_form_data, record_classic
 from tests.scorepad.conftest import hidden
 
@@ -46,7 +46,7 @@ def test_editing_a_deal_recomputes_the_totals_and_keeps_the_change_in_the_histor
     response = creator.post(url(game, "deal-edit", number=2), data)
     assert response.status_code == 302
     assert totals(game) == [1, -11, 1, 9]
-    event = GameEvent.objects.filter(game=game).first()
+    event = Event.objects.filter(game=game).first()
     assert (event.kind, event.deal_number, event.actor) == ("edited", 2, "creator")
     assert event.details["before"]["scores"] == {"0": -11, "1": 33, "2": -11, "3": -11}
     assert event.details["after"]["scores"] == {"0": -5, "1": -5, "2": -5, "3": 15}
@@ -66,7 +66,7 @@ def test_deleting_a_deal_asks_first_then_removes_it_and_renumbers(creator, three
         (2, 2),
     ]
     assert totals(game) == [6, -6, 6, -6]
-    assert GameEvent.objects.filter(game=game).first().kind == "deleted"
+    assert Event.objects.filter(game=game).first().kind == "deleted"
 
 
 def test_undo_removes_the_last_deal_once(creator, three_deals):
@@ -75,7 +75,7 @@ def test_undo_removes_the_last_deal_once(creator, three_deals):
     creator.post(url(game, "deal-undo"), data)
     creator.post(url(game, "deal-undo"), data)  # double tap
     assert game.deals.count() == 2
-    assert GameEvent.objects.filter(game=game, kind="undone").count() == 1
+    assert Event.objects.filter(game=game, kind="undone").count() == 1
 
 
 def test_the_history_page_shows_who_changed_what_and_when(creator, three_deals):

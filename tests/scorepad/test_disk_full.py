@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from continental.diskfull import is_disk_full
 from scorepad.apps import JOURNAL_SIZE_LIMIT, WAL_AUTOCHECKPOINT_PAGES, tune_sqlite
-from scorepad.models import Circle, Deal, Game, GameEvent
+from scorepad.models import Circle, Deal, Event, Game
 from tests.factories import GameFactory, classic_form_data, record_classic
 from tests.scorepad.conftest import own
 
@@ -39,7 +39,7 @@ def state():
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status")),
         Deal.objects.count(),
-        GameEvent.objects.count(),
+        Event.objects.count(),
         Circle.objects.count(),
     )
 
@@ -84,7 +84,10 @@ def test_every_kind_of_write_gets_the_page(client, game):
         (reverse("deal-edit", kwargs={**token, "number": 1}), classic_form_data(game, 2)),
         (reverse("deal-undo", kwargs=token), {"version": game.version, "once": "u1"}),
         (reverse("game-end", kwargs=token), {"version": game.version, "once": "e1"}),
-        (reverse("game-share", kwargs=token), {"link": "viewer", "version": game.version}),
+        (
+            reverse("game-share", kwargs=token),
+            {"link": "viewer", "version": game.version, "once": "s1"},
+        ),
     ]
     with full_disk():
         for url, data in posts:

@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 import pytest
 from django.test import Client
 
-from scorepad.evenings import build_evening, resolve_evening
-from scorepad.models import Evening, EveningBalance, Game, GameEvent, StaleVersion
+from scorepad.access import EVENINGS, resolve
+from scorepad.evenings import build_evening
+from scorepad.models import Evening, EveningBalance, Event, Game, StaleVersion
 from scorepad.results import evening_result
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
@@ -34,7 +35,7 @@ def fresh(evening: Evening) -> Evening:
 
 def final(evening: Evening) -> dict[str, int]:
     """Each player's balance at the end of ``evening`` as its page works it out now."""
-    access = resolve_evening(_Request(), fresh(evening).viewer_token)
+    access = resolve(_Request(), fresh(evening).viewer_token, kind=EVENINGS)
     page = build_evening(access.evening)
     return {name: cents for name, cents in zip(page.names, page.balances, strict=True) if cents}
 
@@ -96,7 +97,7 @@ def test_a_correction_after_the_carry_moves_the_next_evening_s_start_and_both_sa
     following = carry(phone, evening)
     assert carried(following) == final(evening)
     assert fresh_game(first).carried
-    assert GameEvent.objects.filter(game=first, kind="carried").count() == 1
+    assert Event.objects.filter(game=first, kind="carried").count() == 1
     version_before = following.version
     undo_last(phone, fresh_game(first))  # Ben's deal goes: Anna +22 −11 −11 is left
     # The closed evening shows the corrected game, and the next starts where it ends now.
@@ -123,7 +124,7 @@ def test_a_game_changed_after_the_evening_page_was_read_makes_the_carry_stale(ev
     phone, evening, first, _second = evening_of_two
     page = phone.get(url("evening", evening.editor_token)).content.decode()
     data = {"version": hidden(page, "version"), "once": hidden(page, "once")}
-    access = resolve_evening(_Request(), evening.editor_token)
+    access = resolve(_Request(), evening.editor_token, kind=EVENINGS)
     page_then = build_evening(access.evening)
     seen = {e.game_id: e.game.version for e in access.evening.games.all()}
     # Another phone undoes a deal after this carry read the games (and ends the game again).

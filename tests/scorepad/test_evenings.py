@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.evenings import CREATED as EVENINGS_CREATED
-from scorepad.models import Evening, EveningBalance, EveningEvent, EveningGame
+from scorepad.access import EVENINGS
+from scorepad.models import Evening, EveningBalance, EveningGame, Event
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import hidden, own
 
@@ -74,7 +74,7 @@ def phone(client, two_games):
 
 def own_evening(client, evening):
     session = client.session
-    session[EVENINGS_CREATED] = [*session.get(EVENINGS_CREATED, []), evening.pk]
+    session[EVENINGS.created] = [*session.get(EVENINGS.created, []), evening.pk]
     session.save()
     return client
 
@@ -262,7 +262,7 @@ def test_taking_out_a_game_twice_takes_it_out_once(phone, two_games):
     again = phone.post(url("evening-remove", evening.editor_token), data, follow=True)
     assert "That was already done; it happened once." in again.content.decode()
     assert [e.game for e in evening.games.all()] == [two_games[1]]
-    assert EveningEvent.objects.filter(kind="removed").count() == 1
+    assert Event.objects.filter(kind="removed").count() == 1
 
 
 @pytest.mark.parametrize("game", ["", "not-a-link-at-all-xxxxx", "x" * 80])

@@ -6,7 +6,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.models import Evening, EveningBalance, EveningEvent, EveningGame
+from scorepad.models import Evening, EveningBalance, EveningGame, Event
 from tests.factories import ACTOR, GameFactory, record_classic
 from tests.scorepad.test_concurrency import run_together
 
@@ -49,7 +49,7 @@ def test_one_evening_form_sent_twice_at_once_changes_it_once():
     )
     assert statuses == [302, 302]
     assert evening.games.count() == 0
-    assert EveningEvent.objects.filter(kind="removed").count() == 1
+    assert Event.objects.filter(kind="removed").count() == 1
 
 
 def test_phones_adding_games_at_once_add_each_once_and_lose_none():
@@ -72,4 +72,4 @@ def test_phones_adding_games_at_once_add_each_once_and_lose_none():
 
     assert run_together(3, keep_trying) == [True, True, True]
     assert sorted(evening.games.values_list("position", flat=True)) == [1, 2, 3, 4]
-    assert EveningEvent.objects.filter(kind="added").count() == 3
+    assert Event.objects.filter(kind="added").count() == 3

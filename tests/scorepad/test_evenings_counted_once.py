@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import translation
 
 from scorepad.evenings import build_evening
-from scorepad.models import Circle, Evening, EveningEvent, EveningGame, Game
+from scorepad.models import Circle, Evening, EveningGame, Event, Game
 from tests.factories import ACTOR, GameFactory, record_classic
 from tests.scorepad.conftest import hidden, own
 from tests.scorepad.test_backup_evenings import evenings, export, reload  # noqa: F401
@@ -138,7 +138,7 @@ def test_the_add_form_sent_twice_adds_the_game_once_and_says_so(phone, two_games
     again = phone.post(url("evening-add", friday.editor_token), data, follow=True)
     assert "That was already done; it happened once." in again.content.decode()
     assert friday.games.count() == 1
-    assert EveningEvent.objects.filter(kind="added").count() == 1
+    assert Event.objects.filter(kind="added").count() == 1
 
 
 def test_a_second_phone_adding_the_game_to_another_evening_is_refused(two_games):  # noqa: F811
@@ -215,7 +215,7 @@ def test_two_phones_adding_one_game_to_two_evenings_at_once_put_it_in_one():
     assert EveningGame.objects.filter(game=game).count() == 1
     refused = next(body for status, body in results if status == 200)
     assert "counts in one evening only" in refused
-    assert EveningEvent.objects.filter(kind="added").count() == 1
+    assert Event.objects.filter(kind="added").count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

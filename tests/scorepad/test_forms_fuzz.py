@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rules.engine.variants import VARIANT_IDS
 from scorepad.forms.change import once_token
-from scorepad.models import Circle, Deal, DealScore, Game, GameEvent
+from scorepad.models import Circle, Deal, DealScore, Event, Game
 from scorepad.sheet import build_sheet
 from scorepad.transfer import export_document
 from tests.factories import (
@@ -98,7 +98,7 @@ def snapshot(game: Game) -> tuple:
         game.status,
         game.deals.count(),
         list(DealScore.objects.filter(deal__game=game).order_by("pk").values_list("points")),
-        GameEvent.objects.filter(game=game).count(),
+        Event.objects.filter(game=game).count(),
     )
 
 

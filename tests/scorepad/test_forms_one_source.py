@@ -19,7 +19,7 @@ from scorepad.forms.deals import ClassicDealForm, PenaltyDealForm
 from scorepad.forms.evenings import AddGameForm, EveningForm
 from scorepad.forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
 from scorepad.forms.seats import SeatList
-from scorepad.models import Circle, CircleEvent
+from scorepad.models import Circle, Event
 from scorepad.tokens import LINK, LINK_SHAPE, TOKEN_MAX
 from tests.factories import (
     CircleFactory,
@@ -137,7 +137,7 @@ def test_a_circle_says_the_name_rule_as_the_game_does(db):
                   "name": raw}, follow=True,
         )  # fmt: skip
         assert message in answer.content.decode()
-    assert not CircleEvent.objects.filter(circle=circle, kind="renamed").exists()
+    assert not Event.objects.filter(circle=circle, kind="renamed").exists()
     answer = client.post(
         url, {"version": 1, "once": "rename-ok-0123456789", "person": anna.pk,
               "name": "  Anna   Lee "}, follow=True,

@@ -15,9 +15,7 @@ from django.test import Client
 from django.utils import translation
 
 from continental.logfilters import LINK_PARAMETERS
-from scorepad.access import CREATED, again_game, circle_grant
-from scorepad.circles import CREATED as CIRCLES_CREATED
-from scorepad.evenings import CREATED as EVENINGS_CREATED
+from scorepad.access import CIRCLES, EVENINGS, GAMES, again_game, circle_grant
 from scorepad.models import Evening, EveningGame
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.urlconf import routes
@@ -186,7 +184,9 @@ def expand(world, name: str, codes: set[str]) -> set[str]:
 
 
 def sessions(name: str, thing) -> dict:
-    key = {"game": CREATED, "evening": EVENINGS_CREATED, "circle": CIRCLES_CREATED}[kind_of(name)]
+    key = {"game": GAMES.created, "evening": EVENINGS.created, "circle": CIRCLES.created}[
+        kind_of(name)
+    ]
     return {key: [thing.pk]}
 
 

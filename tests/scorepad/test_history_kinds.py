@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad.forms.deals import ClassicDealForm
-from scorepad.models import GameEvent
+from scorepad.models import Event
 from tests.factories import ACTOR, GameFactory, classic_form_data, record_classic, seats
 from tests.scorepad.conftest import own
 
@@ -51,7 +51,7 @@ def post(client, game, name, data):
 def every_kind(db):
     """A classic game whose history holds an entry of every kind the models write."""
     game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo"])
-    GameEvent.objects.create(game=game, kind="started", actor="creator", details={"draw": None})
+    Event.objects.create(game=game, kind="started", actor="creator", details={"draw": None})
     editor = own(Client(), game)
     n = iter(range(1000))
 
@@ -107,11 +107,11 @@ def test_every_kind_of_entry_renders_in_every_language(every_kind, lang, who):
     body = answer.content.decode()
     assert body.count('<li class="card-box">') == game.events.count()
     with translation.override(lang):
-        labels = {str(GameEvent.KINDS[kind]) for kind in MADE_BY_THE_MODELS}
+        labels = {str(Event.KINDS["game"][kind]) for kind in MADE_BY_THE_MODELS}
     for label in labels:
         assert f"<strong>{label}" in body, label
     with translation.override(lang):
-        renamed = entry(body, str(GameEvent.KINDS["renamed"]))
+        renamed = entry(body, str(Event.KINDS["game"]["renamed"]))
     assert "Anna" in renamed
     assert "Anneliese" in renamed
     assert "{" not in renamed
@@ -126,7 +126,7 @@ def test_the_rename_entry_reads_as_a_sentence(every_kind):
 def test_a_rename_kept_by_a_backup_of_any_shape_renders(every_kind):
     """Entries as an older version or a hand-edited backup may have kept them."""
     for details in ({"position": 0, "before": "Anna"}, {"before": {"name": "Anna"}}, "Anna", []):
-        GameEvent.objects.create(game=every_kind, kind="renamed", actor="creator", details=details)
+        Event.objects.create(game=every_kind, kind="renamed", actor="creator", details=details)
     answer = history(Client(), every_kind, every_kind.viewer_token, "de")
     assert answer.status_code == 200
 
@@ -200,7 +200,7 @@ DETAILS = JSON.filter(lambda d: d is not None) | st.dictionaries(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
-    kind=st.sampled_from([*GameEvent.KINDS, "unknown"]),
+    kind=st.sampled_from([*Event.KINDS["game"], "unknown"]),
     details=DETAILS,
     number=st.none() | st.integers(-3, 2**31 - 1),
 )
@@ -208,9 +208,7 @@ def test_an_entry_of_any_stored_shape_renders(db, kind, details, number):
     game = GameFactory(variant_id="classic", players=["Anna", "Ben", "Cleo"])
     record_classic(game, 0, jokers=1)
     game.refresh_from_db()
-    GameEvent.objects.create(
-        game=game, kind=kind, actor="creator", details=details, deal_number=number
-    )
+    Event.objects.create(game=game, kind=kind, actor="creator", details=details, deal_number=number)
     editor = own(Client(), game)
     for lang in ("en", "pl"):
         assert history(editor, game, game.editor_token, lang).status_code == 200
@@ -237,7 +235,7 @@ def test_bringing_back_an_entry_of_any_stored_shape_never_answers_500(db, detail
     editor = own(Client(raise_request_exception=False), game)
     record_classic(game, 0, jokers=1)
     game.refresh_from_db()
-    event = GameEvent.objects.create(
+    event = Event.objects.create(
         game=game, kind="undone", actor="creator", details=details, deal_number=number
     )
     rows = list(game.deals.values_list("number", "went_out"))

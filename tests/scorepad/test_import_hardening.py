@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.urls import reverse
 
-from scorepad.models import Circle, Game, GameEvent, Person
+from scorepad.models import Circle, Event, Game, Person
 from tests.factories import CircleFactory, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -219,4 +219,4 @@ def test_a_backup_with_nul_and_lone_surrogates_is_restored_cleaned_with_a_report
     assert f"Game #{three_games[0].pk}: 3 text(s)" in report  # players, dealer, standings
     assert f"Game #{three_games[1].pk}: 1 text(s)" in report
     assert Person.objects.get(pk=anna["id"]).name == "Anna"
-    assert GameEvent.objects.get(game_id=three_games[1].pk).device == "ph\ufffdone"
+    assert Event.objects.get(game_id=three_games[1].pk).device == "ph\ufffdone"

@@ -2,7 +2,7 @@ import pytest
 
 from rules.engine.dealing import dealers, next_playing
 from rules.engine.variants import build_schedule
-from scorepad.models import AlreadyDone, Deal, Game, GameEvent, StaleVersion
+from scorepad.models import AlreadyDone, Deal, Event, Game, StaleVersion
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_every_change_bumps_the_version_and_writes_the_history():
     record_classic(game, 0, jokers=1)
     game.refresh_from_db()
     assert game.version == 2
-    event = GameEvent.objects.get(game=game)
+    event = Event.objects.get(game=game)
     assert (event.kind, event.deal_number, event.actor, event.device) == (
         "recorded",
         1,

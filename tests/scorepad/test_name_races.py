@@ -33,8 +33,7 @@ from django.utils import timezone, translation
 
 from continental.sqlite import base as sqlite_base
 from scorepad import pauses
-from scorepad.access import circle_reference
-from scorepad.circles import CREATED as CIRCLES_CREATED
+from scorepad.access import CIRCLES, circle_reference
 from scorepad.models import Circle, Evening, EveningGame, Game, Person, roots
 from scorepad.naming import name_key
 from tests.factories import ACTOR, CircleFactory, record_classic
@@ -179,7 +178,7 @@ def person(circle: Circle, name: str) -> Person:
 def editor(circle: Circle) -> Client:
     client = Client()
     session = client.session
-    session[CIRCLES_CREATED] = [circle.pk]
+    session[CIRCLES.created] = [circle.pk]
     session.save()
     return client
 

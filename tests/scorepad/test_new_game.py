@@ -3,8 +3,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from scorepad.access import CREATED
-from scorepad.models import Game, GameEvent
+from scorepad.access import GAMES
+from scorepad.models import Event, Game
 from tests.factories import GameFactory
 from tests.scorepad.conftest import own
 
@@ -58,8 +58,8 @@ def test_starting_creates_the_game_with_its_options_and_grants_this_phone_editor
     assert game.options == {"twos_wild": False}  # the unticked box: jokers only
     assert game.first_dealer == 1
     assert [s.name for s in game.seats.order_by("position")] == ["Anna", "Ben", "Cleo"]
-    assert client.session[CREATED] == [game.pk]
-    assert GameEvent.objects.get(game=game).kind == "started"
+    assert client.session[GAMES.created] == [game.pk]
+    assert Event.objects.get(game=game).kind == "started"
 
 
 def test_a_typed_name_not_yet_added_joins_the_table_on_start(client):
@@ -75,7 +75,7 @@ def test_drawing_for_the_first_dealer_says_who_deals(client):
     body = client.get(response["Location"]).content.decode()
     assert "drew the highest card" in body
     assert "deals first." in body
-    assert GameEvent.objects.get().details["draw"]
+    assert Event.objects.get().details["draw"]
 
 
 def test_a_contract_game_stores_the_standard_schedule(client):

@@ -190,7 +190,7 @@ def test_correcting_the_flagged_deal_clears_the_flag(client, classic):
 
 
 def test_a_result_that_is_not_zero_sum_is_never_saved(classic):
-    from scorepad.models import DealResult, GameEvent, StoredDealBroken
+    from scorepad.models import DealResult, Event, StoredDealBroken
     from tests.factories import ACTOR
 
     classic.refresh_from_db()
@@ -201,11 +201,11 @@ def test_a_result_that_is_not_zero_sum_is_never_saved(classic):
         entry={"mode": "rows", "wild_twos": 0, "jokers": 1},
         payment=3,
     )
-    events = GameEvent.objects.count()
+    events = Event.objects.count()
     with pytest.raises(StoredDealBroken):
         classic.record_deal(broken, version=classic.version, once="broken-1", actor=ACTOR)
     assert Deal.objects.filter(game=classic).count() == 3
-    assert GameEvent.objects.count() == events
+    assert Event.objects.count() == events
 
 
 def test_deals_of_a_table_whose_players_come_and_go_are_not_flagged(client):

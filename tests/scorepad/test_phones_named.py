@@ -12,7 +12,7 @@ from django.urls import reverse
 from scorepad import conflicts
 from scorepad.access import DEVICE, family_of
 from scorepad.forms.deals import ClassicDealForm
-from scorepad.models import GameEvent
+from scorepad.models import Event
 from tests.factories import classic_form_data, seats
 from tests.scorepad.conftest import own
 
@@ -61,14 +61,14 @@ def deal_by(phone: Client, game, agent: str) -> str:
 
 def test_the_history_names_each_phone_by_its_kind_and_this_phone_as_this_phone(game):
     # A phone named before the kinds were kept: its code alone.
-    GameEvent.objects.create(game=game, kind="target", actor="editor_link", device="443360")
+    Event.objects.create(game=game, kind="target", actor="editor_link", device="443360")
     iphone = own(Client(), game)
     android = Client()
     first = deal_by(iphone, game, IPHONE)
     second = deal_by(android, game, ANDROID)
     assert re.fullmatch(r"iphone-[0-9a-f]{4}", first)
     assert re.fullmatch(r"android-[0-9a-f]{4}", second)
-    assert "Mozilla" not in "".join(GameEvent.objects.values_list("device", flat=True))
+    assert "Mozilla" not in "".join(Event.objects.values_list("device", flat=True))
     url = reverse("game-history", kwargs={"token": game.editor_token})
     page = iphone.get(url).content.decode()
     who = re.findall(r'<p class="who muted">by [^(<]+\(([^)<]+)\)</p>', page)
@@ -90,7 +90,7 @@ def test_an_over_field_that_is_not_what_the_app_wrote_replaces_nothing(game, ove
     url = reverse("deal-edit", kwargs={"token": game.editor_token, "number": 1})
     data = {**classic_form_data(game, 1), "over": over}
     assert editor.post(url, data).status_code == 302
-    edited = GameEvent.objects.get(game=game, kind="edited")
+    edited = Event.objects.get(game=game, kind="edited")
     assert "replaced" not in edited.details
     page = editor.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
     assert "was replaced by" not in page

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.models import Deal, Game, GameEvent
+from scorepad.models import Deal, Event, Game
 from scorepad.sheet import build_sheet
 from tests.factories import GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import own
@@ -119,7 +119,7 @@ def test_a_player_is_renamed_everywhere_but_not_to_a_name_at_the_table(phone, ro
     page = change(phone, romme, "rename", position=1, name="cleo").content.decode()
     assert "cleo is already at this table." in page
     assert romme.seats.get(position=1).name == "Ben"
-    event = GameEvent.objects.filter(game=romme, kind="renamed").get()
+    event = Event.objects.filter(game=romme, kind="renamed").get()
     assert event.details == {"position": 0, "before": "Anna", "after": "Anna Maria"}
 
 
@@ -137,7 +137,7 @@ def test_a_stale_change_changes_nothing_and_a_replay_happens_once(phone, romme):
     phone.post(url(romme), fresh)
     again = phone.post(url(romme), fresh, follow=True)
     assert "That was already done; it happened once." in again.content.decode()
-    assert GameEvent.objects.filter(game=romme, kind="renamed").count() == 1
+    assert Event.objects.filter(game=romme, kind="renamed").count() == 1
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_a_target_score_ends_romme_when_a_total_reaches_it(phone, romme):
     record_penalty(romme, 0, {1: 5, 2: 5})  # Cleo at 60
     game = Game.objects.get(pk=romme.pk)
     assert game.is_finished
-    assert GameEvent.objects.filter(game=game).first().details["target"] is True
+    assert Event.objects.filter(game=game).first().details["target"] is True
 
 
 def test_a_target_number_of_deals_ends_the_classic_game(db):

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorepad.management.commands.backup import export_database, import_database
-from scorepad.models import Circle, Deal, Game, GameEvent
+from scorepad.models import Circle, Deal, Event, Game
 from tests.factories import GameFactory, record_classic, record_penalty
 from tests.scorepad.conftest import hidden, own
 
@@ -66,7 +66,7 @@ def test_the_message_of_an_undo_offers_redo_and_redo_brings_the_deal_back(creato
     assert "Deal 3 brought back." in answer.content.decode()
     assert rows(game) == before
     assert totals(game) == totals_before
-    event = GameEvent.objects.filter(game=game).first()
+    event = Event.objects.filter(game=game).first()
     assert (event.kind, event.deal_number) == ("restored", 3)
     assert "Redo" not in re.sub(r"<form[^>]*/deals/undo/.*?</form>", "", answer.content.decode())
 
@@ -125,7 +125,7 @@ def test_a_deal_brought_back_once_cannot_come_back_twice(creator, three_deals):
     game = three_deals
     page = undo(creator, game).content.decode()
     creator.post(url(game, "deal-redo"), redo_form(page))
-    undone = GameEvent.objects.get(game=game, kind="undone")
+    undone = Event.objects.get(game=game, kind="undone")
     game.refresh_from_db()
     answer = bring_back(creator, game, undone)
     assert "Deal 3 was brought back already." in answer.content.decode()
@@ -216,7 +216,7 @@ def test_a_deal_brought_back_before_a_restore_is_not_offered_again_after_it(crea
     # Deal 3 came back before the backup; deal 1 was deleted and still waits.
     assert history.count("/deals/restore/") == 1
     assert "Bring back deal 1" in history
-    undone = GameEvent.objects.get(game=game, kind="undone")
+    undone = Event.objects.get(game=game, kind="undone")
     answer = bring_back(creator, game, undone)
     assert "Deal 3 was brought back already." in answer.content.decode()
     assert len(rows(game)) == 2
@@ -254,7 +254,7 @@ def test_a_deal_undone_long_ago_comes_back_into_a_game_that_goes_on(creator, thr
     undo(creator, game)
     game.refresh_from_db()
     game.set_target(None, 10, version=game.version, once=None, actor=ACTOR)
-    event = GameEvent.objects.get(game=game, kind="undone")
+    event = Event.objects.get(game=game, kind="undone")
     history = creator.get(url(game, "game-history")).content.decode()
     form = re.search(rf'<form[^>]*/deals/restore/".*?value="{event.pk}".*?</form>', history, re.S)
     assert form, "no bring back in the history"

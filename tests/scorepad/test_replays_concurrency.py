@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.models import Evening, EveningEvent, EveningGame, Game, GameEvent
+from scorepad.models import Evening, EveningGame, Event, Game
 from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 from tests.scorepad.test_concurrency import run_together
 
@@ -65,7 +65,7 @@ def test_a_players_page_form_sent_twenty_times_at_once_is_done_once(kind, case):
     data = {"form": kind, "version": game.version, "once": ONCE, **fields}
     answers = send_together(20, url("game-players", game.editor_token), data)
     assert_once(answers, done)
-    assert GameEvent.objects.filter(game=game, kind=event).count() == 1
+    assert Event.objects.filter(game=game, kind=event).count() == 1
     assert Game.objects.get(pk=game.pk).version == game.version + 1
     assert game.seats.count() == (4 if kind == "join" else 3)
 
@@ -97,7 +97,7 @@ def test_bringing_back_from_the_history_sent_at_once_brings_it_back_once():
     game.refresh_from_db()
     game.delete_deal(1, version=game.version, once="delete-first-0123456789", actor=ACTOR)
     game.refresh_from_db()
-    event = GameEvent.objects.get(game=game, kind="deleted")
+    event = Event.objects.get(game=game, kind="deleted")
     data = {"version": game.version, "once": ONCE, "event": event.pk}
     answers = send_together(12, url("deal-restore", game.editor_token), data)
     assert_once(answers, "Deal 1 brought back.")
@@ -128,7 +128,7 @@ def test_taking_a_game_out_of_an_evening_sent_at_once_takes_it_out_once():
     data = {"version": evening.version, "once": ONCE, "game": game.pk}
     answers = send_together(12, url("evening-remove", evening.editor_token), data)
     assert_once(answers, "The game was taken out of the evening.")
-    assert EveningEvent.objects.filter(kind="removed").count() == 1
+    assert Event.objects.filter(kind="removed").count() == 1
 
 
 def test_carrying_an_evening_sent_at_once_carries_it_once():
@@ -152,7 +152,7 @@ def test_a_players_page_form_sent_again_later_is_already_done(kind, case):
         Client().post(path, data, follow=True) for _ in range(2)
     )]  # fmt: skip
     assert_once(answers, done)
-    assert GameEvent.objects.filter(game=game, kind=event).count() == 1
+    assert Event.objects.filter(game=game, kind=event).count() == 1
 
 
 def test_the_deal_that_ends_a_game_sent_at_once_is_recorded_once():

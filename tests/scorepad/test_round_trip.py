@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from scorepad.models import Circle, Game, GameEvent
+from scorepad.models import Circle, Event, Game
 from scorepad.sheet import build_sheet, load_game
 from scorepad.transfer import ImportProblem, import_game
 from tests.factories import GameFactory, classic_form_data, penalty_form_data
@@ -45,7 +45,7 @@ def deal(phone, game, went_out, points=None):
 
 
 def last_event(game, kind):
-    return GameEvent.objects.filter(game=game, kind=kind).order_by("-pk").first()
+    return Event.objects.filter(game=game, kind=kind).order_by("-pk").first()
 
 
 def classic_of_fourteen_seats():

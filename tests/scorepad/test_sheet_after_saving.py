@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from scorepad.models import Game, GameEvent
+from scorepad.models import Event, Game
 from scorepad.views import common
 from tests.factories import GameFactory, classic_form_data, record_classic
 from tests.scorepad.conftest import own
@@ -151,4 +151,4 @@ def test_two_phones_a_stale_htmx_save_changes_nothing_and_a_replay_is_once():
     assert replay.status_code == 302, "a replay is told where the sheet is, not saved again"
     assert "already saved" in phone.get(replay["Location"]).content.decode()
     assert game.deals.count() == 3
-    assert GameEvent.objects.filter(game=game, form_token=mine["once"]).count() == 1
+    assert Event.objects.filter(game=game, form_token=mine["once"]).count() == 1

@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scorepad.access import CREATED
-from scorepad.models import Deal, Game, GameEvent
+from scorepad.access import GAMES
+from scorepad.models import Deal, Event, Game
 from tests.factories import GameFactory, record_classic, record_penalty
 
 pytestmark = pytest.mark.django_db
@@ -70,12 +70,12 @@ def test_an_export_imports_as_a_new_game_of_this_phone_with_the_same_sheet(clien
     imported = Game.objects.exclude(pk=played.pk).get()
     assert response.status_code == 302
     assert response["Location"] == reverse("game", kwargs={"token": imported.editor_token})
-    assert client.session[CREATED] == [imported.pk]
+    assert client.session[GAMES.created] == [imported.pk]
     again = json.loads(export(client, imported, "json").content)
     original = json.loads(raw)
     for key in ("variant", "options", "schedule", "players", "first_dealer", "deals", "totals"):
         assert again[key] == original[key], key
-    assert GameEvent.objects.get(game=imported).kind == "imported"
+    assert Event.objects.get(game=imported).kind == "imported"
 
 
 def test_a_contract_game_with_cards_imports_and_ends_by_itself(client):

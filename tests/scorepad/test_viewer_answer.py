@@ -18,14 +18,17 @@ from django.urls import reverse
 from django.utils import translation
 
 from scorepad import board, warm
+from scorepad.access import Access
 from scorepad.board import viewer_key
 from scorepad.models import Circle, Evening
 from scorepad.views import deals as deal_views
 from scorepad.views import sheet as sheet_views
+from scorepad.views.writes import after_commit
 from tests.factories import ACTOR, classic_form_data, record_classic
 from tests.scorepad.conftest import own
 
-pytestmark = pytest.mark.django_db
+# Transactions that commit: the viewers' answer is kept by the change's on_commit hook.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
@@ -303,13 +306,14 @@ def test_keeping_ahead_never_claims_nor_waits_for_another_phones_rendering(
     assert _kept(game, 2, "de") is not None
 
 
-def test_the_viewers_answer_is_kept_after_the_commit_before_the_editors_answer(
-    game, settings, monkeypatch, django_assert_num_queries
+def test_the_viewers_answer_is_kept_after_the_commit_with_the_editors_sheet(
+    game, settings, monkeypatch
 ):
-    """Kept once the change committed, before the editor's answer is rendered: a viewer whose
-    stream told it of the version while the saving worker still renders the editor's answer
-    finds it kept; while the change's transaction is open nothing is kept yet, so SQLite's
-    one write lock is not held while the viewers' sheet renders."""
+    """Rendered once the change committed, and kept with the editor's sheet once that is
+    rendered, in one transaction: while the change's transaction is open nothing is kept
+    (SQLite's one write lock is not held while the viewers' sheet renders), and a viewer
+    who asks while the saving worker renders the editor's answer gets the same sheet,
+    rendered for itself."""
     settings.LIVE_STREAMS = True
     in_the_change, as_the_editors_renders = [], []
     done = deal_views._done
@@ -320,8 +324,7 @@ def test_the_viewers_answer_is_kept_after_the_commit_before_the_editors_answer(
         render = response._later
 
         def viewer_asks_first():
-            with django_assert_num_queries(2):  # the game's version, and the answer kept
-                as_the_editors_renders.append(live(Client(), game.viewer_token, 1, "de"))
+            as_the_editors_renders.append(live(Client(), game.viewer_token, 1, "de"))
             return render()
 
         response._later = viewer_asks_first
@@ -356,7 +359,10 @@ def test_the_streams_are_told_when_the_answer_is_kept(game, settings):
     assert rows[-2:] == [("g", 2), ("s", 2)]
 
 
-def test_a_change_rolled_back_takes_its_kept_answer_with_it(game, settings):
+def test_a_change_rolled_back_keeps_no_answer(game, settings):
+    """The viewers' answer is kept once the change commits (its on_commit hook): inside a
+    transaction that goes on after the write, nothing is kept yet, and when that
+    transaction is rolled back, nothing ever is."""
     settings.LIVE_STREAMS = True
 
     kept_inside = []
@@ -372,7 +378,7 @@ def test_a_change_rolled_back_takes_its_kept_answer_with_it(game, settings):
 
     with pytest.raises(Undo):
         save_then_undo()
-    assert kept_inside[0] is not None
+    assert kept_inside == [None]
     game.refresh_from_db()
     assert game.version == 1
     assert _kept(game, 2, "de") is None
@@ -438,18 +444,18 @@ def test_only_a_games_change_keeps_a_viewers_answer(game, settings, monkeypatch)
     settings.LIVE_STREAMS = True
     asked = []
     monkeypatch.setattr(warm, "warm", lambda *args: asked.append(args) or (200, "", None))
-    monkeypatch.setattr(warm._local, "request", RequestFactory().post("/"), raising=False)
+    request = RequestFactory().post("/")
     evening = Evening.objects.create(stake="0.10")
-    evening.replace_link("viewer", version=evening.version, once=None, actor=ACTOR)
+    event = evening.replace_link("viewer", version=evening.version, once=None, actor=ACTOR)
+    after_commit(request, Access(evening, evening.editor_token, "editor", "creator"), event)
     circle = Circle.objects.create()
-    circle.replace_link("viewer", version=circle.version, once=None, actor=ACTOR)
+    event = circle.replace_link("viewer", version=circle.version, once=None, actor=ACTOR)
+    after_commit(request, Access(circle, circle.editor_token, "editor", "creator"), event)
     assert asked == []
-    warm.after_changes()
-    assert asked == []
-    game.replace_link("viewer", version=game.version, once=None, actor=ACTOR)
-    warm.after_changes()
+    event = game.replace_link("viewer", version=game.version, once=None, actor=ACTOR)
+    after_commit(request, Access(game, game.editor_token, "editor", "creator"), event)
     game.refresh_from_db()
-    assert [(token, version) for _, _, token, version in asked] == [
+    assert [(handed.viewer_token, version) for _, _, handed, version in asked] == [
         (game.viewer_token, game.version)
     ]
 

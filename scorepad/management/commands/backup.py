@@ -48,14 +48,12 @@ from scorepad.models import (
     NAME_MAX,
     Actor,
     Circle,
-    CircleEvent,
     Deal,
     Evening,
     EveningBalance,
-    EveningEvent,
     EveningGame,
+    Event,
     Game,
-    GameEvent,
     Person,
     Seat,
 )
@@ -65,8 +63,15 @@ from scorepad.tokens import LINK
 from scorepad.transfer import ImportProblem, export_document, import_game
 
 FORMAT = "continental-scorepad-backup"
-FORMAT_VERSION = 2  # 2: circles and their people; a seat names its person
-READS = (1, 2)  # a backup of version 1 (players shared by name) restores its games outside circles
+# 2: circles and their people; a seat names its person. 3: one history for every shared
+# thing (scorepad/kernel.py): a one-time token is used once across circles, games and
+# evenings.
+FORMAT_VERSION = 3
+READS = (
+    1,
+    2,
+    3,
+)  # a backup of version 1 (players shared by name) restores its games outside circles
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
 DEEP = "{file} is nested too deeply to be a backup. Nothing was imported."
@@ -317,6 +322,7 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
     _check_form_tokens(circles, "circle", "Circle")
     _check_form_tokens(games, "game", "Game")
     _check_form_tokens(evenings, "evening", "Evening")
+    _one_history(games, circles, evenings, strict=document.get("format_version") == FORMAT_VERSION)
     with transaction.atomic():
         if Game.objects.exists() or Circle.objects.exists() or Evening.objects.exists():
             raise NotEmpty
@@ -362,6 +368,29 @@ def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
                     f"{kind} #{item.get('id', n)}: a one-time token of its history is used "
                     f"twice in the {what}s of the backup.",
                 )
+                used.add(token)
+
+
+def _one_history(*kinds: list[Any], strict: bool) -> None:
+    """A one-time token is used once across every history (format 3: a token twice is a
+    damaged file). A backup of before kept three histories, which may share a token (a
+    form's token sent to a game, then to an evening): the later entry keeps its place in the
+    history without it, as migration 0012 did (games first, then circles, then evenings)."""
+    used: set[Any] = set()
+    for items in kinds:
+        for n, item in enumerate(items, start=1):
+            history = item.get("history") if isinstance(item, dict) else None
+            for event in history if isinstance(history, list) else []:
+                token = event.get("form_token") if isinstance(event, dict) else None
+                if not token:
+                    continue
+                if token in used:
+                    _check(
+                        not strict,
+                        f"#{item.get('id', n)}: a one-time token of its history is used twice "
+                        "in the backup.",
+                    )
+                    event["form_token"] = None
                 used.add(token)
 
 
@@ -438,8 +467,8 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
             )
             if person.get("merged_into") is not None:
                 merges.append((person["id"], person["merged_into"], circle.pk, label))
-        CircleEvent.objects.bulk_create(
-            CircleEvent(
+        Event.objects.bulk_create(
+            Event(
                 circle=circle,
                 at=parse_time(event["at"], label),
                 kind=event["kind"],
@@ -534,7 +563,7 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
     history = entry.get("history") or []
     _check(isinstance(history, list), "the history is not a list.")
     events = [
-        GameEvent(
+        Event(
             game=game,
             at=parse_time(item["at"], "history"),
             kind=item["kind"],
@@ -547,11 +576,11 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
         for item in history
     ]
     # Both databases return the new ids (PostgreSQL; SQLite from 3.35, which Django 5.2 needs).
-    GameEvent.objects.bulk_create(events)
+    Event.objects.bulk_create(events)
     _repoint_sources(history, events)
 
 
-def _repoint_sources(history: list[Any], events: list[GameEvent]) -> None:
+def _repoint_sources(history: list[Any], events: list[Event]) -> None:
     """A "restored" entry names the entry of the deal it brought back by its id; the
     restored history has new ids, so point it at the new one. A source the backup does not
     hold (a backup from before ids were written) points at nothing rather than at whatever
@@ -569,7 +598,7 @@ def _repoint_sources(history: list[Any], events: list[GameEvent]) -> None:
             known = isinstance(source, int) and not isinstance(source, bool)
             event.details = {**details, "source": new_id.get(source) if known else None}
             changed.append(event)
-    GameEvent.objects.bulk_update(changed, ["details"])
+    Event.objects.bulk_update(changed, ["details"])
 
 
 def _stake(value: Any, label: str) -> Decimal:
@@ -644,8 +673,8 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
             )
             for b in carried
         )
-        EveningEvent.objects.bulk_create(
-            EveningEvent(
+        Event.objects.bulk_create(
+            Event(
                 evening=evening,
                 at=parse_time(event["at"], label),
                 kind=event["kind"],
