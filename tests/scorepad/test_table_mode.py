@@ -130,10 +130,10 @@ def test_at_the_end_the_winners_moment_names_the_winner(client, played):
 def test_more_than_six_players_go_in_columns(client):
     game = GameFactory(players=[f"P{n}" for n in range(1, 9)])
     body = client.get(url("game-table", game.viewer_token)).content.decode()
-    assert re.search(r'<section id="tm" class="tm tm-n8 many"', body)
+    assert re.search(r'<section id="tm" class="tm tm-n8 many tm-game"', body)
     six = GameFactory(players=6)
     body = client.get(url("game-table", six.viewer_token)).content.decode()
-    assert re.search(r'<section id="tm" class="tm tm-n6"', body)
+    assert re.search(r'<section id="tm" class="tm tm-n6 tm-game"', body)
 
 
 def test_the_share_page_offers_table_mode_with_its_qr_code(client, played):
