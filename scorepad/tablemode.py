@@ -18,8 +18,8 @@ from .evenings import EveningPage
 from .models import Evening, EveningGame, Game
 from .sheet import DealInfo, Sheet, build_sheet, load_game
 
-# Up to this many players the standings are one list in digits a tenth of the screen high;
-# more go in columns (static/css/app.css, .tm-standings.many).
+# Up to this many players the standings fill the screen, in one list or two columns; more go
+# in columns of smaller digits (static/css/tablemode.css, .tm.many).
 ONE_LIST = 6
 
 

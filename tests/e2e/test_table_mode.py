@@ -2,7 +2,8 @@
 landscape screen, in two languages, with axe; the totals a tenth of the screen high for six
 players, more players in columns; a deal recorded elsewhere appears without a tap; the
 winner's moment animates, but not under reduced motion; full screen on a tap, the screen
-kept awake."""
+kept awake. Issue 45: six at a 1280 × 720 screen see their names whole, the secondary lines
+half the totals' height, and the standings down to the screen's lower quarter."""
 
 import json
 from decimal import Decimal
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from scorepad.models import Evening, EveningGame
 from tests.e2e.test_accessibility import axe_violations
 from tests.e2e.test_table import FAKE_WAKE_LOCK
-from tests.factories import ACTOR, GameFactory, record_classic
+from tests.factories import ACTOR, GameFactory, record_classic, record_penalty
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -191,3 +192,75 @@ def test_up_to_four_players_upright_show_their_names_whole(browser, live_server)
     assert all(box["total"] >= 0.1 * PORTRAIT["height"] for box in boxes), boxes
     assert max(box["bottom"] for box in boxes) <= PORTRAIT["height"], boxes
     assert len({box["right"] for box in boxes}) == 1, boxes
+
+
+# Issue 45, item 4: a 1280 × 720 screen used, not a corner of it. Six realistic names, one of
+# twelve letters; the evening's game a Spanish contract game (a contract on its deal line).
+AT_THE_TABLE = ["Małgorzata", "Piotrek", "Katarzyna", "Bartholomäus", "Päivi", "José"]
+
+# What the screen shows, measured in the page: each name's box and text, the font sizes of
+# the totals and of the secondary lines (the deal and its contract, who deals and starts, the
+# last deal), and the bottom of the lowest name, total or last deal.
+SEEN = """() => {
+  const size = (el) => parseFloat(getComputedStyle(el).fontSize);
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const secondary = '.tm-deal, .tm-contract, .tm-facts dt, .tm-facts dd, .tm-sub small, .tm-side';
+  return {
+    names: all('.tm-who').map(el => ({
+      text: el.innerText.trim(), cut: el.scrollWidth > el.clientWidth,
+    })),
+    total: Math.max(...all('.tm-total').map(size)),
+    secondary: all(secondary).map(el => [el.className || el.tagName, size(el)]),
+    bottom: Math.max(...all('.tm-who, .tm-total, .tm-side').map(
+      el => el.getBoundingClientRect().bottom)),
+  };
+}"""
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def at_the_table(kind: str):
+    """Six at the table, three deals in: the game's viewer link, or its evening's."""
+    if kind == "game":
+        game = GameFactory(players=AT_THE_TABLE)
+        game.value_per_point = Decimal("0.10")
+        game.save()
+        for winner in (0, 3, 1):
+            record_classic(game, winner, jokers=1)
+        return game, f"/en/games/{game.viewer_token}/table/"
+    game = GameFactory(variant_id="contract-spanish", players=AT_THE_TABLE)
+    for deal in range(3):
+        penalties = {seat: 15 + 20 * seat + 5 * deal for seat in range(6) if seat != deal}
+        record_penalty(game, deal, penalties)
+    evening = Evening.objects.create(name="Friday", stake=Decimal("0.50"))
+    EveningGame.objects.create(evening=evening, game=game, stake=Decimal("0.50"), position=1)
+    return game, f"/en/evenings/{evening.viewer_token}/table/"
+
+
+@pytest.mark.parametrize("kind", ["game", "evening"])
+def test_six_at_the_table_use_the_screen_names_whole_and_secondary_lines_large(
+    browser, live_server, kind
+):
+    """At 1280 × 720 every name whole, the secondary lines at least half the totals' height,
+    the standings reaching the lower quarter; upright on a phone, nothing runs off sideways,
+    nor at the winner's moment."""
+    game, path = at_the_table(kind)
+    page = open_screen(browser, live_server, path, LANDSCAPE)
+    expect(page.locator(".tm-deal")).to_contain_text("Deal 4")
+    seen = page.evaluate(SEEN)
+    assert sorted(name["text"] for name in seen["names"]) == sorted(AT_THE_TABLE)
+    assert [name for name in seen["names"] if name["cut"]] == []
+    shown = {"game": {"tm-deal", "DT", "DD", "SMALL", "tm-side"}, "evening": {"tm-contract"}}
+    assert shown[kind] | {"tm-deal", "DD"} <= {line[0] for line in seen["secondary"]}
+    small = [line for line in seen["secondary"] if line[1] < 0.5 * seen["total"]]
+    assert small == [], (seen["total"], seen["secondary"])
+    assert 0.75 * LANDSCAPE["height"] < seen["bottom"] <= LANDSCAPE["height"], seen
+    assert not page.errors
+
+    phone = open_screen(browser, live_server, path, PORTRAIT)
+    expect(phone.locator(".tm-standings li")).to_have_count(6)
+    assert phone.evaluate(SIDEWAYS) <= 0
+    game.end(version=game.version, once=None, actor=ACTOR)
+    phone.reload()
+    expect(phone.locator(".tm-winner")).to_be_visible()
+    phone.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    assert phone.evaluate(SIDEWAYS) <= 0

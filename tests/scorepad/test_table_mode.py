@@ -130,10 +130,10 @@ def test_at_the_end_the_winners_moment_names_the_winner(client, played):
 def test_more_than_six_players_go_in_columns(client):
     game = GameFactory(players=[f"P{n}" for n in range(1, 9)])
     body = client.get(url("game-table", game.viewer_token)).content.decode()
-    assert re.search(r'<section id="tm" class="tm tm-n8 many"', body)
+    assert re.search(r'<section id="tm" class="tm tm-n8 many tm-game"', body)
     six = GameFactory(players=6)
     body = client.get(url("game-table", six.viewer_token)).content.decode()
-    assert re.search(r'<section id="tm" class="tm tm-n6"', body)
+    assert re.search(r'<section id="tm" class="tm tm-n6 tm-game"', body)
 
 
 def test_the_share_page_offers_table_mode_with_its_qr_code(client, played):
@@ -169,7 +169,7 @@ def test_an_evenings_table_shows_its_money_and_the_game_in_progress(client, even
     page = text(response)
     assert "Friday" in page
     assert re.search(r"1\. Anna \+\d", page), page
-    assert "Game 2 · Rommé with the 51-point opening · Deal 2" in page
+    assert "Game 2 · Rommé with the 51-point opening Deal 2" in page
     assert re.search(r"Deals \w+ Starts \w+", page)
     assert "<form" not in response.content.decode()
 
@@ -190,7 +190,7 @@ def test_the_evenings_version_follows_a_deal_in_one_of_its_games(client, evening
     record_penalty(second, 1, {0: 20, 2: 5})
     response = client.get(f"{check}?v={version}")
     assert response.status_code == 200
-    assert "Game 2 · Rommé with the 51-point opening · Deal 3" in text(response)
+    assert "Game 2 · Rommé with the 51-point opening Deal 3" in text(response)
     fresh = re.search(r'data-version="([^"]+)"', response.content.decode())[1]
     assert fresh != version
     assert client.get(f"{check}?v={fresh}").status_code == 204
