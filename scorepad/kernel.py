@@ -153,6 +153,10 @@ class Shared(models.Model):
         self.version = version + 1
         return event
 
+    def history(self) -> models.QuerySet[Event]:
+        """The entries of this thing's history (newest first, as ``Event`` orders them)."""
+        return Event.objects.filter(**{self.OWNER: self})
+
     def locked(self) -> None:
         """What of the thing's row is read again once the change holds it (``change``):
         nothing, unless a kind says otherwise."""

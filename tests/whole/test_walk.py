@@ -172,8 +172,6 @@ class Walk(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         Walk.examples += 1
-        self.atomic = transaction.atomic()
-        self.atomic.__enter__()
         self.phones = {name: Phone(name) for name in "ABC"}
         self.games: dict[int, MGame] = {}
         self.evenings: dict[int, MEvening] = {}

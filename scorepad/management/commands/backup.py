@@ -44,6 +44,7 @@ from django.utils.translation import override
 
 from scorepad.backupfile import check_backup, check_numbers, load, parse_time, place
 from scorepad.forms.storable import storable_text
+from scorepad.kernel import Shared
 from scorepad.models import (
     NAME_MAX,
     Actor,
@@ -131,19 +132,7 @@ def export_game(game_id: int) -> dict[str, Any]:
         viewer_token=game.viewer_token,
         editor_token=game.editor_token,
         updated_at=_time(game.updated_at),
-        history=[
-            {
-                "id": event.pk,  # what a "restored" entry's source names
-                "at": _time(event.at),
-                "kind": event.kind,
-                "deal_number": event.deal_number,
-                "details": event.details,
-                "actor": event.actor,
-                "device": event.device,
-                "form_token": event.form_token,
-            }
-            for event in game.events.order_by("pk")
-        ],
+        history=export_history(game),
     )
     return document
 
@@ -168,20 +157,49 @@ def export_circles() -> list[dict[str, Any]]:
                 }
                 for person in circle.persons.order_by("pk")
             ],
-            "history": [
-                {
-                    "at": _time(event.at),
-                    "kind": event.kind,
-                    "details": event.details,
-                    "actor": event.actor,
-                    "device": event.device,
-                    "form_token": event.form_token,
-                }
-                for event in circle.events.order_by("pk")
-            ],
+            "history": export_history(circle),
         }
         for circle in Circle.objects.order_by("pk")
     ]
+
+
+def export_history(shared: Shared) -> list[dict[str, Any]]:
+    """A shared thing's history, oldest first (the kernel's one history: each kind's entries
+    in the file as before); a game's entries with their ids, which a "restored" entry's
+    source names, and their deal numbers."""
+    out = []
+    for event in shared.history().order_by("pk"):
+        item: dict[str, Any] = {"id": event.pk} if isinstance(shared, Game) else {}
+        item.update(at=_time(event.at), kind=event.kind)
+        if isinstance(shared, Game):
+            item["deal_number"] = event.deal_number
+        item.update(
+            details=event.details,
+            actor=event.actor,
+            device=event.device,
+            form_token=event.form_token,
+        )
+        out.append(item)
+    return out
+
+
+def restored_history(shared: Shared, history: list[Any], label: str) -> list[Event]:
+    """The entries of a thing's history as the file keeps them, stored."""
+    events = [
+        Event(
+            **{shared.OWNER: shared},
+            at=parse_time(item["at"], label),
+            kind=item["kind"],
+            deal_number=item.get("deal_number") if isinstance(shared, Game) else None,
+            details=item.get("details") or {},
+            actor=item["actor"],
+            device=item.get("device") or "",
+            form_token=item.get("form_token") or None,
+        )
+        for item in history
+    ]
+    # Both databases return the new ids (PostgreSQL; SQLite from 3.35, which Django 5.2 needs).
+    return Event.objects.bulk_create(events)
 
 
 def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
@@ -213,17 +231,7 @@ def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
                 {"name": balance.name, "person": balance.person_id, "cents": balance.cents}
                 for balance in evening.carried.order_by("pk")
             ],
-            "history": [
-                {
-                    "at": _time(event.at),
-                    "kind": event.kind,
-                    "details": event.details,
-                    "actor": event.actor,
-                    "device": event.device,
-                    "form_token": event.form_token,
-                }
-                for event in evening.events.order_by("pk")
-            ],
+            "history": export_history(evening),
         }
         for evening in Evening.objects.order_by("pk")
     ]
@@ -467,18 +475,7 @@ def _import_circles(circles: list[Any]) -> dict[int, Person]:
             )
             if person.get("merged_into") is not None:
                 merges.append((person["id"], person["merged_into"], circle.pk, label))
-        Event.objects.bulk_create(
-            Event(
-                circle=circle,
-                at=parse_time(event["at"], label),
-                kind=event["kind"],
-                details=event.get("details") or {},
-                actor=event["actor"],
-                device=event.get("device") or "",
-                form_token=event.get("form_token") or None,
-            )
-            for event in item.get("history") or []
-        )
+        restored_history(circle, item.get("history") or [], label)
     Person.objects.bulk_create(people.values())
     for pk, into, circle_id, label in merges:
         _check(
@@ -562,21 +559,7 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
     game.events.all().delete()
     history = entry.get("history") or []
     _check(isinstance(history, list), "the history is not a list.")
-    events = [
-        Event(
-            game=game,
-            at=parse_time(item["at"], "history"),
-            kind=item["kind"],
-            deal_number=item.get("deal_number"),
-            details=item.get("details") or {},
-            actor=item["actor"],
-            device=item.get("device") or "",
-            form_token=item.get("form_token") or None,
-        )
-        for item in history
-    ]
-    # Both databases return the new ids (PostgreSQL; SQLite from 3.35, which Django 5.2 needs).
-    Event.objects.bulk_create(events)
+    events = restored_history(game, history, "history")
     _repoint_sources(history, events)
 
 
@@ -673,18 +656,7 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
             )
             for b in carried
         )
-        Event.objects.bulk_create(
-            Event(
-                evening=evening,
-                at=parse_time(event["at"], label),
-                kind=event["kind"],
-                details=event.get("details") or {},
-                actor=event["actor"],
-                device=event.get("device") or "",
-                form_token=event.get("form_token") or None,
-            )
-            for event in item.get("history") or []
-        )
+        restored_history(evening, item.get("history") or [], label)
         made.append((evening, item.get("next_evening")))
     ids = {evening.pk for evening, _next in made}
     for evening, following in made:
