@@ -12,11 +12,13 @@ from typing import cast
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.http.request import split_domain_port
 from django.middleware.clickjacking import XFrameOptionsMiddleware
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.translation import get_supported_language_variant
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rules import api
 
@@ -166,3 +168,61 @@ class LiveOriginMiddleware:
                 host = f"[{host}]" if ":" in host else host
                 response._csp_update = {"connect-src": [f"{request.scheme}://{host}:{port}"]}
         return response
+
+
+class PhoneLanguageMiddleware:
+    """A shared link carries the language of the phone that sent it (``/pl/games/…``); the
+    phone that opens it gets its own. A phone that chose a language (the switcher's cookie,
+    ``views.choose_language``) is sent to the same page in it; a phone that never chose one,
+    to the language its browser prefers among the six, if any. Only a page a person opens
+    (a GET navigation) is sent on, with its path and query kept: never a POST, a live
+    stream, an htmx request, a picture, an export or anything the page itself fetches, so a
+    form, a poll or a pushed sheet keeps the language of the page it belongs to."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.codes = {code for code, _name in settings.LANGUAGES}
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        target = self.elsewhere(request)
+        if target is None:
+            return self.get_response(request)
+        response = HttpResponseRedirect(target)
+        add_never_cache_headers(response)  # the path may be a game's editor link
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+
+    def elsewhere(self, request: HttpRequest) -> str | None:
+        """The same page in the phone's language, or None to answer it here."""
+        if request.method != "GET" or request.headers.get("HX-Request"):
+            return None
+        code, slash, rest = request.path_info.lstrip("/").partition("/")
+        if code not in self.codes or not slash:
+            return None
+        destination = request.headers.get("Sec-Fetch-Dest")
+        last = rest.rstrip("/").rpartition("/")[2]
+        if destination not in (None, "document") or "." in last or last == "version":
+            return None
+        wanted = self.wanted(request)
+        if wanted is None or wanted == code:
+            return None
+        target = f"{request.META.get('SCRIPT_NAME', '')}/{wanted}/{rest}"
+        query = request.META.get("QUERY_STRING", "")
+        return f"{target}?{query}" if query else target
+
+    def wanted(self, request: HttpRequest) -> str | None:
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        if chosen in self.codes:
+            return chosen
+        if chosen:
+            return None
+        for accepted, _quality in parse_accept_lang_header(
+            request.headers.get("Accept-Language", "")[:255]
+        ):
+            if accepted == "*":
+                continue
+            try:
+                return get_supported_language_variant(accepted)
+            except LookupError:
+                continue
+        return None

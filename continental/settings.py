@@ -103,6 +103,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "continental.middleware.PhoneLanguageMiddleware",  # a shared link opens in the phone's
     "continental.ratelimit.RateLimitMiddleware",
     "continental.middleware.RejectNulMiddleware",
     "continental.middleware.LinksInTheQueryMiddleware",

@@ -49,6 +49,19 @@ def browser():
         pytest.fail("chromium is not installed: run the README's test command (it installs it)")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        make = browser.new_context
+
+        def new_context(**options):
+            """A phone whose browser prefers none of the app's six languages, unless the test
+            gives it a locale: a link opens in the language of its path, as the tests mean
+            (continental.middleware.PhoneLanguageMiddleware sends a phone to the language
+            its browser prefers)."""
+            if "locale" not in options:
+                headers = {"Accept-Language": "la", **options.get("extra_http_headers", {})}
+                options["extra_http_headers"] = headers
+            return make(**options)
+
+        browser.new_context = new_context
         yield browser
         browser.close()
 

@@ -382,3 +382,47 @@ def test_a_stream_that_falls_silent_is_counted_lost_and_the_phone_polls(
             expect(viewer.locator(".sheet tbody tr")).to_have_count(1, timeout=12_000)
         finally:
             process.process.send_signal(signal.SIGCONT)
+
+
+@pytest.mark.every_database
+def test_a_polish_link_opens_in_spanish_and_its_sheet_still_comes_pushed(
+    streams, browser, live_server
+):
+    """Issue 45, item 5: the editor shares the Polish link; a Spanish phone (its browser's
+    language) opens it in Spanish, a Polish phone in Polish, and both follow the editor's
+    deals: the redirect is the page's alone, never its stream's or its sheet's."""
+    from tests.e2e.conftest import PHONE
+
+    game = GameFactory(players=["Kasia", "Marek", "Anna"])
+    opened = []
+
+    def phone(locale: str):
+        context = browser.new_context(viewport=PHONE, has_touch=True, locale=locale)
+        opened.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    try:
+        editor, spanish, polish = phone("pl-PL"), phone("es-ES"), phone("pl-PL")
+        shared = f"{live_server.url}/pl/games/{game.viewer_token}/"
+        editor.goto(f"{live_server.url}/pl/games/{game.editor_token}/")
+        spanish.goto(shared)
+        polish.goto(shared)
+        assert spanish.url == f"{live_server.url}/es/games/{game.viewer_token}/"
+        expect(spanish.locator("html")).to_have_attribute("lang", "es")
+        expect(polish.locator("html")).to_have_attribute("lang", "pl")
+        for page in (editor, spanish, polish):
+            stream_held(page)
+        with translation.override("pl"):
+            title, save = gettext("Record deal %(n)s") % {"n": 1}, gettext("Save")
+        editor.get_by_role("link", name=title).click()
+        editor.locator(".deal-form label.chip", has_text="Marek").first.click()
+        editor.get_by_role("button", name=save, exact=True).click()
+        for page in (spanish, polish):
+            expect(page.locator(".sheet tbody tr")).to_have_count(1)
+        with translation.override("es"):
+            expect(spanish.locator(".deal-now")).to_contain_text(gettext("Deal %(n)s") % {"n": 2})
+    finally:
+        for context in opened:
+            context.close()
