@@ -252,6 +252,33 @@ def reference_circle(value: str) -> Circle | None:
     return grant.circle if grant is not None else None
 
 
+EVENING_SALT = "scorepad.evening-game"
+
+
+def evening_reference(evening: Evening) -> str:
+    """What "Next game" of an evening's editor carries to the new-game page, signed (no
+    link): the evening's id with the fingerprint of its editor link. It starts a game
+    seated as the evening's last game, in the evening's circle, counted in the evening from
+    its start; it grants nothing else (not the circle editor's reference), and it dies
+    with the evening's editor link (the grant table, docs/architecture.md)."""
+    return _sign([evening.pk, _digest(evening.editor_token)], EVENING_SALT)
+
+
+def evening_grant(value: str) -> Evening | None:
+    """The evening a reference of ``evening_reference`` names, while its editor link is the
+    one it was made with; None for anything else."""
+    try:
+        loaded = _unsign(value[:300], EVENING_SALT)
+    except signing.BadSignature:
+        return None
+    if not (isinstance(loaded, list) and len(loaded) == 2 and _is_id(loaded[0])):
+        return None
+    evening = Evening.objects.filter(pk=loaded[0]).select_related("circle").first()
+    if evening is None or loaded[1] != _digest(evening.editor_token):
+        return None
+    return evening
+
+
 def remember_created(request: HttpRequest, shared: Shared) -> None:
     """This phone started ``shared``: it is this phone's editor from now on."""
     editor_link_shown(request)

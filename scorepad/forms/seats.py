@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.engine.variants import VARIANTS
 
 from .. import pauses
-from ..models import NAME_MAX, Circle, Game, Person, Seat, roots
+from ..models import NAME_MAX, Circle, Evening, Game, Person, Seat, roots
 from ..naming import name_key
 from .data import small_int
 from .names import clean_name, name_or_error
@@ -71,6 +71,8 @@ class SeatList:
         self.circle = circle
         # What brought the circle to the new-game page (views/games.py): carried as it came.
         self.grant: CircleGrant | None = None
+        # The evening the new game is to count in ("Next game" of its editor), if any.
+        self.evening: Evening | None = None
         self.roster = roster or {}
         self.entries: list[SeatEntry] = []
         self.error = ""

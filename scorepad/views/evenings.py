@@ -27,6 +27,7 @@ from ..access import (
     created_ids,
     device,
     editor_link_shown,
+    evening_reference,
     game_view,
     is_editor,
     known_games,
@@ -158,6 +159,7 @@ def render_evening(
         context["add_form"] = add_form
         context["add_choices"] = choices
         context["editor_url"] = public_url(request, evening_url(evening.editor_token))
+        context["evening_ref"] = evening_reference(evening)
     if page.names:  # the standings so far may be shared too (docs/architecture.md)
         context["result"] = evening_result(page)
         # Under the viewer link: "copy image address" hands out no editor link.

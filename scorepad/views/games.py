@@ -22,11 +22,15 @@ from rules.facts import ESSENCE, NAMES
 
 from .. import pauses
 from ..access import (
+    EVENINGS,
     CircleGrant,
     again_game,
     circle_grant,
+    created_ids,
     device,
     editor_link_shown,
+    evening_grant,
+    evening_reference,
     known_games,
     private_to_editors,
     remember_created,
@@ -35,7 +39,7 @@ from ..evenings import known_evenings
 from ..forms.data import small_int
 from ..forms.games import ImportForm, NewGameForm, option_field_name
 from ..forms.seats import OnePersonTwice, SeatList
-from ..models import Actor, Circle, Event, Game, Person, roots
+from ..models import Actor, Circle, Evening, EveningClosed, Game, Person, roots
 from ..transfer import ImportProblem, import_game
 from .common import game_url, htmx_of, partial_wanted
 
@@ -94,6 +98,8 @@ def _new_game_page(
     context = {
         "form": form,
         "circle": circle,
+        "evening": form.seats.evening,
+        "evening_ref": evening_reference(form.seats.evening) if form.seats.evening else "",
         # The reference that brought the circle, carried on as it came: one made from a
         # game's editor link never becomes the circle editor's (the grant table).
         "circle_ref": form.seats.grant.reference() if form.seats.grant is not None else "",
@@ -122,6 +128,9 @@ def _blank_form(request: HttpRequest) -> NewGameForm:
     initial: dict[str, Any] = {"first_dealer": "draw"}
     if variant in VARIANT_IDS:
         initial["variant"] = variant
+    evening = evening_grant(request.GET.get("evening", ""))
+    if evening is not None and not evening.is_closed:
+        return _next_game_of(evening, initial)
     reference = request.GET.get("again", "")
     if reference:
         editor_link_shown(request)  # an old link may carry the game's token: not cached
@@ -143,6 +152,19 @@ def _blank_form(request: HttpRequest) -> NewGameForm:
     return NewGameForm(initial=initial, seats=seats)
 
 
+def _next_game_of(evening: Evening, initial: dict[str, Any]) -> NewGameForm:
+    """The form of an evening's next game: in its circle, its last game's players in their
+    seats, variant and house rules, at that game's stake."""
+    circle = evening.circle
+    seats = SeatList([], _roster(circle), circle=circle)
+    seats.evening = evening
+    last = evening.games.select_related("game").order_by("-position").first()
+    if last is not None:
+        initial.update(_again(last.game, seats, circle is not None))
+        initial["value_per_point"] = last.stake
+    return NewGameForm(initial=initial, seats=seats)
+
+
 def _new_game_post(request: HttpRequest) -> HttpResponse:
     """A POST of the new-game page: a change of the seats (add, move, remove a player) shows
     the page again as the player left it; "Start" starts the game or says what is wrong."""
@@ -150,11 +172,18 @@ def _new_game_post(request: HttpRequest) -> HttpResponse:
     reference = data.get("circle", "")
     grant = circle_grant(reference) if reference else None
     circle = grant.circle if grant is not None else None
+    evening = evening_grant(data.get("evening", "")) if data.get("evening") else None
+    if evening is not None:
+        grant, circle = None, evening.circle
     seats = SeatList(data.getlist("seat"), _roster(circle), circle=circle)
-    seats.grant = grant
+    seats.grant, seats.evening = grant, evening
     if reference and circle is None:
         seats.error = _(
             "The circle's editor link was replaced: open its new link to start its game."
+        )
+    if data.get("evening") and evening is None:
+        seats.error = _(
+            "The evening's editor link was replaced: open its new link to start its next game."
         )
     op = data.get("op", "start")
     typed = data.get("name", "").strip()
@@ -173,6 +202,12 @@ def _new_game_post(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 return _started(request, _start(request, form, seats))
+            except EveningClosed:
+                seats.error = _(
+                    "The evening's balances were carried meanwhile: start the game from the "
+                    "next evening."
+                )
+                form = NewGameForm(initial={key: data.get(key) for key in data}, seats=seats)
             except OnePersonTwice as exc:  # a merge came between: the page, as it is now
                 seats = SeatList(data.getlist("seat"), _roster(circle), circle=circle)
                 seats.error = exc.message
@@ -236,13 +271,11 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
             circle=seats.circle,
         )
         names = [seat.name for seat in seats.seat(game)]
-        Event.objects.create(
-            game=game,
-            kind="started",
-            actor="creator",
-            device=device(request),
-            details={"draw": draw.rounds if draw else None},
+        game.start(
+            actor=Actor("creator", device(request)), details={"draw": draw.rounds if draw else None}
         )
+        if seats.evening is not None:
+            _count_in(request, game, seats.evening)
     remember_created(request, game)
     dealer_name = names[first_dealer]
     if draw:
@@ -256,6 +289,21 @@ def _start(request: HttpRequest, form: NewGameForm, seats: SeatList) -> Game:
     else:
         messages.success(request, _("%(name)s deals first.") % {"name": dealer_name})
     return game
+
+
+def _count_in(request: HttpRequest, game: Game, evening: Evening) -> None:
+    """The new game counts in ``evening`` from its start, at its own money per point, else
+    at the stake of the evening's last game: added through the kernel, at the evening's
+    version as it is now (its row locked: a carry made meanwhile closes it, and then
+    nothing is made). Raises EveningClosed."""
+    locked = Evening.objects.select_for_update().get(pk=evening.pk)
+    last = locked.games.order_by("-position").first()
+    stake = game.value_per_point
+    if stake is None:  # the last game's stake, as the game is seated as the last one
+        stake = last.stake if last is not None else locked.stake
+    role = "creator" if locked.pk in created_ids(request, EVENINGS) else "editor_link"
+    actor = Actor(role, device(request))
+    locked.add_game(game, stake, version=locked.version, once=None, actor=actor)
 
 
 @require_safe

@@ -110,3 +110,30 @@ def test_the_evening_pages_have_no_axe_violations(browser, live_server, scheme):
         if violations:
             found[path] = violations
     assert found == {}, json.dumps(found, indent=1)
+
+
+def test_the_evenings_next_game_is_one_tap_in_polish(page):
+    """Issue 45, item 7: from the evening's page its editor starts the next game, the last
+    game's players already seated, and the evening counts it from its start."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from scorepad.models import Evening, EveningGame
+
+    romme = GameFactory(variant_id="romme", players=["Kasia", "Marek", "Anna"])
+    record_penalty(romme, 0, {1: 30, 2: 10})
+    evening = Evening.objects.create(name="Piątek", stake="0.10")
+    evening.start(actor=ACTOR)
+    EveningGame.objects.create(evening=evening, game=romme, stake="0.10", position=1)
+    with translation.override("pl"):
+        start_next, start = gettext("Start the next game"), gettext("Start")
+        counts = gettext("It counts in the evening “%(name)s”.") % {"name": "Piątek"}
+    page.goto(f"{page.base}/pl/evenings/{evening.editor_token}/")
+    page.get_by_role("link", name=start_next).click()
+    expect(page.locator(".evening-of-game")).to_have_text(counts)
+    for name in ("Kasia", "Marek", "Anna"):
+        expect(page.locator("#new-game .players")).to_contain_text(name)
+    page.get_by_role("button", name=start, exact=True).click()
+    expect(page.locator("#sheet-title")).to_be_visible()
+    page.goto(f"{page.base}/pl/evenings/{evening.editor_token}/")
+    expect(page.locator(".sheet-area table.sheet tbody tr")).to_have_count(2)

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import translation
 
 from continental.logfilters import LINK_PARAMETERS
-from scorepad.access import CIRCLES, EVENINGS, GAMES, again_game, circle_grant
+from scorepad.access import CIRCLES, EVENINGS, GAMES, again_game, circle_grant, evening_grant
 from scorepad.models import Evening, EveningGame
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.urlconf import routes
@@ -98,7 +98,8 @@ SIGNED = re.compile(r"[\w.-]+(?::[\w-]+){1,2}")
 
 def found_in(world, answers):
     """The links of ``world`` (``"<thing>.viewer"``/``".editor"``) and the signed
-    references (``"<thing>.circle-ref"``, ``"<thing>.again"``) in ``answers``."""
+    references (``"<thing>.circle-ref"``, ``"<thing>.again"``, ``"<thing>.next-game"``) in
+    ``answers``."""
     found = set()
     for response in answers:
         if response.status_code == 405:
@@ -116,6 +117,9 @@ def found_in(world, answers):
             again, in_circle = again_game(value)
             if again is not None and in_circle:
                 found.add(f"{name_of(world, again)}.again")
+            evening = evening_grant(value)
+            if evening is not None:
+                found.add(f"{name_of(world, evening)}.next-game")
     return found
 
 

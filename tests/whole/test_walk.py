@@ -58,7 +58,7 @@ from rules.engine.cards import parse_cards
 from rules.engine.scoring import hand_penalty
 from rules.engine.variants import VARIANT_IDS, get_variant
 from scorepad import board
-from scorepad.models import Evening, Event, Game
+from scorepad.models import Evening, EveningGame, Event, Game
 from tests.whole.browser import Form, Page, Phone, forms_of, path_of
 from tests.whole.model import (
     MEvening,
@@ -377,7 +377,7 @@ class Walk(RuleBasedStateMachine):
         pk = self.pick_game(i, open_only=True)
         mgame = self.games[pk]
         who = self.editor_phone(pk, b)
-        way = data.draw(st.sampled_from(["plain", "htmx", "held"]))
+        way = data.draw(st.sampled_from(["held", "htmx", "plain"]))
         csrf = ""
         if way == "held":
             # As static/js/table.js: "Record deal" opens the form the sheet holds, with a
@@ -1070,6 +1070,54 @@ class Walk(RuleBasedStateMachine):
 
     def evening_url(self, pk: int, rest: str = "", lang: str = "en") -> str:
         return f"/{lang}/evenings/{Evening.objects.get(pk=pk).editor_token}/{rest}"
+
+    @rule(e=st.integers(0, 99), data=st.data())
+    @precondition(lambda self: any(not e.closed for e in self.evenings.values()))
+    @precondition(lambda self: len(self.games) < 6)
+    def evening_next_game(self, e, data):
+        """ "Start the next game" of an open evening (its editor, phone A): seated as its last
+        game, in its circle, and counted in the evening from its start (issue 45, item 7)."""
+        names = data.draw(st.permutations(NAMES))  # drawn whatever the pages show
+        pks = sorted(pk for pk, ev in self.evenings.items() if not ev.closed)
+        pk = pks[e % len(pks)]
+        hrefs = self.phones["A"].get(self.evening_url(pk)).links("/games/new/?evening=")
+        if not hrefs:
+            return
+        page = self.phones["A"].get(hrefs[0])
+        form = page.form("/games/new/")
+        variant = dict(form.defaults()).get("variant") or "classic"
+        variant_ = get_variant(variant)
+        seated = [v for k, v in form.defaults() if k == "seat"]
+        for name in names[: max(0, variant_.min_players - len(seated))]:
+            page = self.post("A", form, {"name": name}, button=form.button(value="add"))
+            form = page.form("/games/new/")
+        seated = [v for k, v in form.defaults() if k == "seat"]
+        if not variant_.min_players <= len(seated) <= variant_.max_players:
+            return
+        before = set(Game.objects.values_list("pk", flat=True))
+        version = Evening.objects.get(pk=pk).version
+        self.post(
+            "A", form, {"variant": variant, "first_dealer": "0"}, button=form.button(value="start")
+        )
+        created = set(Game.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, f"the evening's next game made {len(created)} games"
+        game = self.game(created.pop())
+        entry = EveningGame.objects.get(game=game)
+        assert entry.evening_id == pk, "the evening's next game counts in another evening"
+        assert Evening.objects.get(pk=pk).version == version + 1
+        total = len(variant_.schedule) if variant_.is_contract else None
+        names = [s.name for s in game.seats.order_by("position")]
+        self.games[game.pk] = MGame(
+            pk=game.pk, variant=variant, seats=[MSeat(n) for n in names], total_deals=total
+        )
+        if game.circle_id is not None:
+            self.circles[game.circle_id].add(game.pk)
+            self.touched_circles.add(game.circle_id)
+        self.evenings[pk].games.append((game.pk, entry.stake))
+        self.links["B"][game.pk] = game.editor_token
+        self.links["C"][game.pk] = game.viewer_token
+        self.touched.add(game.pk)
+        self.touched_evenings.add(pk)
 
     @rule(e=st.integers(0, 99), g=st.integers(0, 99))
     @precondition(lambda self: any(not e.closed for e in self.evenings.values()))
