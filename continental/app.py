@@ -48,7 +48,18 @@ HTMX = "django_htmx/htmx-2.min.js"
 # What every page needs, kept by the service worker when it is installed. The card grid's
 # script (js/cards.js) is not: a deal form loads it when it opens, and the worker keeps it
 # then, as every static file it fetched.
-SHELL = ("css/app.css", HTMX, "js/outbox.js", "js/table.js", "js/live.js", "img/icon.svg")
+# The phone's scripts by job, as templates/base.html loads them (a test holds the two alike).
+PAGE_SCRIPTS = (
+    "js/outbox.js",
+    "js/messages.js",
+    "js/offline-form.js",
+    "js/outbox-page.js",
+    "js/scroll.js",
+    "js/wake.js",
+    "js/table.js",
+    "js/live.js",
+)
+SHELL = ("css/app.css", HTMX, *PAGE_SCRIPTS, "img/icon.svg")
 ICONS = (
     ("img/icon-192.png", "192x192", "any"),
     ("img/icon-512.png", "512x512", "any"),
