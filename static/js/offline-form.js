@@ -16,12 +16,21 @@
    - Back to the sheet (`backToSheet`, after a write was kept or on Cancel offline): the
      sheet as it was before the form opened (`remember`, the game part with no form open),
      else the sheet's address again.
+   - The sheet moves on (`showAhead`): after new deals kept offline, the header shows the
+     first deal not sent yet (number, dealer, starter, contract, cards: the schedule the server
+     rendered after the held form, .deal-schedule, scorepad/sheet.py's deals_ahead), marked
+     "Waiting to be sent (n)", and "Record deal" says that deal's number. When the deals kept
+     reach the deal that ends the game by itself (a contract game's last, a target of deals),
+     the header says "Game over", still marked as waiting, and "Record deal" is hidden. A game
+     that may end on a score goes on showing the next deal: whether a score ends it is the
+     server's to say once the deals are sent. The phone never computes a score or a total:
+     the waiting rows show what was typed.
    - The sheet's actions are hidden while the form it holds is open (`hideActions`).
    - The offline page lists the sheets this phone keeps (`listKeptGames`: the service
      worker's answer to "kept-games").
 
    It touches #panel (which it inserts), #messages (emptied: its words were the sheet's),
-   #game (replaced by the sheet remembered), the sheet's .actions and the offline page's
+   #game (replaced by the sheet remembered), the sheet's .deal-head and .actions and the offline page's
    .kept-list. Loaded as a classic script (window.ScorepadOfflineForm) and by node for the
    unit tests (tests/js/), with the document, the window (history, location, htmx), the
    outbox and the shared state ({offline}) passed in. */
@@ -31,6 +40,9 @@
   else root.ScorepadOfflineForm = factory();
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
+
+  // A new deal's address (the sheet's "Record deal", the form's post), not a correction's.
+  function isNewDeal(url) { return /\/deals\/new\/$/.test(url || ""); }
 
   // Fields that are the form's bookkeeping, not the deal.
   var BOOKKEEPING = ["version", "once", "base", "number", "csrfmiddlewaretoken", "preview", "over"];
@@ -143,9 +155,11 @@
         panel.querySelectorAll("script").forEach(function (script) { script.remove(); });
         var title = panel.querySelector("#panel-title");
         if (title) title.textContent = correction ? held.dataset.correct.replace("{n}", String(number)) : recordTitle(number);
-        // A later deal of the schedule may have another contract: that one is not shown.
+        // A later deal's contract from the schedule; a correction's is the deal's own.
         var spec = panel.querySelector(".deal-now");
-        if (spec && (correction || number !== parseInt(held.dataset.next, 10))) spec.remove();
+        var later = !correction && scheduled(number);
+        if (spec && later && later.dataset.spec) spec.textContent = later.dataset.spec;
+        else if (spec && (correction || number !== parseInt(held.dataset.next, 10))) spec.remove();
         if (correction) fill(panel.querySelector("form"), correction);
         panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = outbox.newToken(); });
         panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
@@ -161,6 +175,41 @@
         if (title) { title.tabIndex = -1; title.focus({ preventScroll: true }); }
         return panel;
       });
+    }
+
+    // The schedule's facts of deal ``number`` (its <template>), or null beyond the schedule.
+    function scheduled(number) {
+      return doc.querySelector('#sheet .deal-schedule template[data-number="' + number + '"]');
+    }
+
+    // The sheet's header and "Record deal" as they will read once the deals this phone keeps
+    // are sent: the first deal not sent yet, from the schedule the server rendered, marked as
+    // waiting; the game over when the deals kept end it. Beyond the schedule, its number only.
+    function showAhead(entries) {
+      var held = template();
+      var schedule = doc.querySelector("#sheet .deal-schedule");
+      var head = doc.querySelector("#sheet .deal-head");
+      if (!held || !schedule || !head) return;
+      var number = nextNumber(entries);
+      var waiting = number - parseInt(held.dataset.next, 10);
+      if (!waiting && !head.classList.contains("waiting")) return; // as the server rendered it
+      Array.prototype.slice.call(head.children).forEach(function (child) {
+        if (child.tagName !== "H1") child.remove();
+      });
+      var facts = scheduled(number);
+      if (facts) head.appendChild(doc.importNode(facts.content, true));
+      head.classList.toggle("waiting", waiting > 0);
+      if (waiting > 0) {
+        var mark = doc.createElement("p");
+        mark.className = "deal-waiting";
+        mark.textContent = schedule.dataset.waiting.replace("{n}", String(waiting));
+        head.appendChild(mark);
+      }
+      var record = doc.querySelector("#sheet .actions a[hx-get]");
+      if (record && isNewDeal(record.getAttribute("hx-get"))) {
+        record.textContent = recordTitle(number);
+        record.hidden = !!(facts && facts.hasAttribute("data-end"));
+      }
     }
 
     // A sheet with no form open, remembered for `backToSheet`; false while a form is open.
@@ -193,6 +242,7 @@
 
     return {
       open: open,
+      showAhead: showAhead,
       nextNumber: nextNumber,
       recordTitle: recordTitle,
       remember: remember,
@@ -202,5 +252,5 @@
     };
   }
 
-  return { create: create, fill: fill, correctionOf: correctionOf, listKeptGames: listKeptGames };
+  return { create: create, isNewDeal: isNewDeal, fill: fill, correctionOf: correctionOf, listKeptGames: listKeptGames };
 });

@@ -37,7 +37,6 @@
   "use strict";
 
   var PREFETCH_MS = 1500;
-  var NEW_DEAL = /\/deals\/new\/$/;
 
   // The page's CSRF token: the body's hx-headers, else the cookie.
   function csrfToken(doc) {
@@ -59,7 +58,7 @@
 
   // Options: document, window, bar (#table-bar), outbox, form (static/js/offline-form.js),
   // messages (static/js/messages.js), state ({offline, replaced}), clock ({setTimeout,
-  // clearTimeout}), fetch, field (ScorepadOutbox.field).
+  // clearTimeout}), fetch, field (ScorepadOutbox.field), isNewDeal (ScorepadOfflineForm.isNewDeal).
   function create(options) {
     var doc = options.document;
     var win = options.window;
@@ -83,6 +82,7 @@
         entries = outbox.mine(entries);
         renderQueue(entries);
         renderPending(entries);
+        form.showAhead(entries);
         if (entries.length) {
           var stuck = entries.some(function (e) { return e.state === "attention"; });
           say(stuck ? "attention" : state.offline ? "queued" : "waiting", entries.length);
@@ -168,7 +168,7 @@
     function keep(elt, request) {
       var who = wentOut(elt);
       return outbox.keep(request, function (entries) {
-        var number = NEW_DEAL.test(request.path) ? form.nextNumber(entries) : null;
+        var number = options.isNewDeal(request.path) ? form.nextNumber(entries) : null;
         var title = number && form.recordTitle(number);
         return { number: number, who: who, label: title ? title + (who ? " — " + who : "") : describe(elt) };
       }).then(function () {
@@ -201,7 +201,7 @@
     function inGame(elt) { return elt && elt.closest && elt.closest("#game"); }
 
     // The sheet's "Record deal" (not the form's preview, which asks the same address).
-    function newDealLink(elt) { return elt && elt.tagName === "A" && NEW_DEAL.test(elt.getAttribute("hx-get") || ""); }
+    function newDealLink(elt) { return elt && elt.tagName === "A" && options.isNewDeal(elt.getAttribute("hx-get")); }
 
     function failed(event) {
       var elt = event.detail.elt;
@@ -253,7 +253,11 @@
     function settled() {
       outbox.learn(shownVersion(doc));
       if (!form.remember()) return;
-      outbox.all().then(function (entries) { renderPending(outbox.mine(entries)); }).catch(function () {});
+      outbox.all().then(function (entries) {
+        entries = outbox.mine(entries);
+        renderPending(entries);
+        form.showAhead(entries);
+      }).catch(function () {});
       if (doc.documentElement.hasAttribute("data-offline-copy") && state.offline) return;
       var worker = serviceWorker && serviceWorker.controller;
       if (!worker) return;

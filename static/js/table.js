@@ -43,6 +43,7 @@
     page = window.ScorepadOutboxPage.create({
       document: doc, window: window, bar: bar, outbox: outbox, form: form, messages: messages,
       state: state, clock: clock, fetch: window.fetch.bind(window), field: Outbox.field,
+      isNewDeal: window.ScorepadOfflineForm.isNewDeal,
     });
     window.ScorepadScroll.create({ document: doc });
     window.ScorepadWake.create({ document: doc, wakeLock: navigator.wakeLock, storage: browser("localStorage") });

@@ -17,7 +17,7 @@ const { page, outbox, fakeClock, htmxEvent, settle, TEXTS } = require("./page.js
 
 const OWN = {
   messages: [".connection", ".error-summary", "details"],
-  offlineForm: ["#panel", "#messages", "#sheet .actions", "=#game"],
+  offlineForm: ["#panel", "#messages", "#sheet .deal-head", "#sheet .actions", "=#game"],
   outboxPage: [".outbox", "tr.pending"],
   scroll: [],
   wake: ["label.wake"],
@@ -99,13 +99,13 @@ test("the outbox's wiring touches only the list and the waiting rows", async () 
   Object.assign(win, { navigator: {}, location: { href: "" }, htmx: null, confirm: () => true });
   const form = {
     nextNumber: () => 2, recordTitle: (n) => `Record deal ${n}`, backToSheet() {}, open: () => false,
-    remember: () => true, isOpen: () => false, correctionOf: () => null,
+    remember: () => true, isOpen: () => false, correctionOf: () => null, showAhead() {},
   };
   const clock = fakeClock();
   const box = outbox({ clock });
   const wired = OutboxPage.create({
     document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages: stubMessages(),
-    state: { offline: false, replaced: false }, clock, fetch: async () => ({}), field: Outbox.field,
+    state: { offline: false, replaced: false }, clock, fetch: async () => ({}), field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
   });
   const nodes = await changed(window, async () => {
     await wired.start();

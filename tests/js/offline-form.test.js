@@ -66,7 +66,7 @@ test("offline the address stays the sheet's and the line says the form is kept",
   assert.deepEqual(said, ["offlineForm"]);
 });
 
-test("after deals kept offline the form moves on: the next number, not the held deal's contract", async () => {
+test("after deals kept offline the form moves on: the next number, that deal's contract from the schedule", async () => {
   const { doc, box, form } = setUp({ offline: true });
   await keepDeal(box, form);
   await keepDeal(box, form);
@@ -75,7 +75,7 @@ test("after deals kept offline the form moves on: the next number, not the held 
   const panel = await form.open(null);
   assert.equal(panel.querySelector("#panel-title").textContent, "Record deal 4");
   assert.equal(panel.querySelector('input[name="number"]').value, "4");
-  assert.equal(panel.querySelector(".deal-now"), null);
+  assert.equal(panel.querySelector(".deal-now").textContent, "3 sets · 9 cards each");
   const tokens = new Set([...entries.map((e) => e.once), panel.querySelector('input[name="once"]').value]);
   assert.equal(tokens.size, 3, "every deal its own one-time token");
   assert.equal(doc.querySelectorAll("#panel").length, 1);
@@ -154,4 +154,63 @@ test("the offline page lists the sheets the worker keeps", async () => {
   assert.equal(link.textContent, "Ann & Bob");
   assert.equal(link.getAttribute("href"), "/g/abc/");
   assert.equal(window.document.querySelector("section").hidden, false);
+});
+
+// The header's deal facts as the player reads them.
+function header(doc) {
+  const head = doc.querySelector("#sheet .deal-head");
+  return {
+    deal: head.querySelector(".deal-now").textContent,
+    dealer: head.querySelector(".deal-facts dd")?.textContent,
+    waiting: head.querySelector(".deal-waiting")?.textContent,
+    marked: head.classList.contains("waiting"),
+    title: head.querySelector("h1").textContent,
+  };
+}
+
+test("the sheet moves on: after deals kept offline the header and the button read as they will once sent", async () => {
+  const { doc, box, form } = setUp({ offline: true });
+  const record = doc.querySelector("#sheet .actions a");
+  form.showAhead(await box.all());
+  assert.deepEqual(header(doc), { deal: "Deal 2 · 2 sets", dealer: undefined, waiting: undefined, marked: false, title: "Continental" });
+  await keepDeal(box, form);
+  await keepDeal(box, form);
+  form.showAhead(await box.all());
+  assert.deepEqual(header(doc), { deal: "Deal 4 of 4 · 3 sets", dealer: "Ann", waiting: "Waiting to be sent (2)", marked: true, title: "Continental" });
+  assert.equal(record.textContent, "Record deal 4");
+  assert.equal(record.hidden, false);
+  // The opened form is deal 4's.
+  const panel = await form.open(null);
+  assert.equal(panel.querySelector("#panel-title").textContent, "Record deal 4");
+});
+
+test("the deals kept end a game of fixed length: game over, waiting, no Record deal", async () => {
+  const { doc, box, form } = setUp({ offline: true });
+  for (let i = 0; i < 3; i++) await keepDeal(box, form);
+  form.showAhead(await box.all());
+  const seen = header(doc);
+  assert.equal(seen.deal, "Game over");
+  assert.equal(seen.waiting, "Waiting to be sent (3)");
+  assert.equal(doc.querySelector("#sheet .actions a").hidden, true);
+});
+
+test("sent (or discarded), the header is the next deal's again, unmarked", async () => {
+  const { doc, box, form } = setUp({ offline: true });
+  await keepDeal(box, form);
+  form.showAhead(await box.all());
+  assert.equal(header(doc).deal, "Deal 3 of 4 · 2 sets");
+  for (const entry of await box.all()) await box.drop(entry);
+  form.showAhead(await box.all());
+  assert.deepEqual(header(doc), { deal: "Deal 2 of 4 · 1 sets", dealer: "Ann", waiting: undefined, marked: false, title: "Continental" });
+  assert.equal(doc.querySelector("#sheet .actions a").textContent, "Record deal 2");
+});
+
+test("beyond the schedule the header says only how many wait", async () => {
+  const { doc, box, form } = setUp({ offline: true });
+  doc.querySelector('#sheet .deal-schedule template[data-end]').remove();
+  for (let i = 0; i < 3; i++) await keepDeal(box, form);
+  form.showAhead(await box.all());
+  const head = doc.querySelector("#sheet .deal-head");
+  assert.deepEqual([...head.children].map((c) => c.className || c.tagName), ["H1", "deal-waiting"]);
+  assert.equal(doc.querySelector("#sheet .actions a").textContent, "Record deal 5");
 });

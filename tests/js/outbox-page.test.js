@@ -38,7 +38,7 @@ function setUp({ worker = null, offline = false, answers = [] } = {}) {
   const form = OfflineForm.create({ document: doc, window: win, outbox: box, state, say: messages.say, gameUrl: "/g/abc/" });
   wired = OutboxPage.create({
     document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages, state, clock,
-    fetch, field: Outbox.field,
+    fetch, field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
   });
   const line = () => doc.querySelector(".connection").dataset.state;
   return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };

@@ -28,7 +28,7 @@ const TEXTS = [
   "previewOffline=No preview without a connection",
 ].join("|");
 
-const HELD_FORM = `<template id="offline-deal" data-next="2" data-title="Record deal {n}" data-correct="Correct deal {n}">
+const heldForm = (next) => `<template id="offline-deal" data-next="${next}" data-title="Record deal {n}" data-correct="Correct deal {n}">
   <section id="panel" class="panel card-box" aria-labelledby="panel-title" data-held>
     <h2 id="panel-title">Record deal</h2>
     <p class="deal-now">1 set, 1 run</p>
@@ -46,6 +46,16 @@ const HELD_FORM = `<template id="offline-deal" data-next="2" data-title="Record 
   </section>
 </template>`;
 
+// The schedule of a contract game of ``next + 2`` deals from deal ``next`` on, as
+// scorepad/sheet.py's deals_ahead gives it and game.html#offline renders it: the dealer turns.
+function schedule(next) {
+  const deals = [0, 1, 2].map((k) => {
+    const n = next + k;
+    return `<template data-number="${n}" data-spec="${k + 1} sets · ${7 + k} cards each"><p class="deal-now">Deal ${n} of ${next + 2} · <strong>${k + 1} sets</strong></p><dl class="deal-facts"><div><dt>Deals</dt><dd>${["Ann", "Bob"][n % 2]}</dd></div><div><dt>Cards</dt><dd>${7 + k} each</dd></div></dl></template>`;
+  });
+  return `<div class="deal-schedule" hidden data-waiting="Waiting to be sent ({n})">${deals.join("")}<template data-number="${next + 3}" data-end><p class="deal-now game-over">Game over</p></template></div>`;
+}
+
 // The sheet of game "abc" after ``deals`` deals (two players), at ``version``.
 function sheetHtml({ deals = 1, version = 3 } = {}) {
   const rows = [];
@@ -57,7 +67,8 @@ function sheetHtml({ deals = 1, version = 3 } = {}) {
     <div class="sheet-wrap"><div class="sheet-scroll" tabindex="0"><table class="sheet"><thead><tr><th class="num">#</th><th>Ann</th><th>Bob</th></tr></thead>
     <tbody>${rows.join("")}</tbody></table></div></div>
     <div class="actions"><a class="button big" href="/g/abc/deals/new/" hx-get="/g/abc/deals/new/">Record deal ${deals + 1}</a></div>
-    ${HELD_FORM}
+    ${heldForm(deals + 1)}
+    ${schedule(deals + 1)}
     <div class="poll" hx-get="/g/abc/version/?v=${version}" data-version="${version}"></div>
   </section>`;
 }
