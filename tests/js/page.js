@@ -17,6 +17,7 @@
 
 const { Window } = require("happy-dom");
 const { IDBFactory } = require("fake-indexeddb");
+const { fakeClock } = require("./clock.js");
 
 const TEXTS = [
   "sending=Sending…", "waiting={n} waiting", "queued={n} kept on this phone", "attention=Needs a look",
@@ -90,36 +91,6 @@ function page(options = {}) {
   window.document.body.innerHTML = options.html || pageHtml(options);
   window.confirm = () => true;
   return window;
-}
-
-// A clock that runs only when told.
-function fakeClock() {
-  let now = 0;
-  let seq = 0;
-  const timers = new Map();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      seq += 1;
-      timers.set(seq, { at: now + (ms || 0), fn });
-      return seq;
-    },
-    clearTimeout(id) { timers.delete(id); },
-    pending: () => timers.size,
-    // Moves time on by ``ms``, running the timers due on the way.
-    tick(ms) {
-      const until = now + ms;
-      for (;;) {
-        let next = null;
-        for (const [id, t] of timers) if (t.at <= until && (!next || t.at < next[1].at)) next = [id, t];
-        if (!next) break;
-        timers.delete(next[0]);
-        now = next[1].at;
-        next[1].fn();
-      }
-      now = until;
-    },
-  };
 }
 
 // localStorage as a browser keeps it.
