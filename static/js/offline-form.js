@@ -155,11 +155,12 @@
         panel.querySelectorAll("script").forEach(function (script) { script.remove(); });
         var title = panel.querySelector("#panel-title");
         if (title) title.textContent = correction ? held.dataset.correct.replace("{n}", String(number)) : recordTitle(number);
-        // A later deal's contract from the schedule; a correction's is the deal's own.
+        // A later deal's contract from the schedule (none beyond it); a correction's is the deal's own.
         var spec = panel.querySelector(".deal-now");
-        var later = !correction && scheduled(number);
-        if (spec && later && later.dataset.spec) spec.textContent = later.dataset.spec;
-        else if (spec && (correction || number !== parseInt(held.dataset.next, 10))) spec.remove();
+        var later = !correction && number !== parseInt(held.dataset.next, 10);
+        var facts = later && scheduled(number);
+        if (spec && facts && facts.dataset.spec) spec.textContent = facts.dataset.spec;
+        else if (spec && (correction || later)) spec.remove();
         if (correction) fill(panel.querySelector("form"), correction);
         panel.querySelectorAll('input[name="once"]').forEach(function (input) { input.value = outbox.newToken(); });
         panel.querySelectorAll('input[name="number"]').forEach(function (input) { input.value = String(number); });
