@@ -24,7 +24,10 @@ module.exports = [
   },
   {
     // Loaded by the browser and, for its tests, by node (module.exports).
-    files: ["static/js/outbox.js", "static/js/live.js", "static/js/cards.js"],
+    files: [
+      "static/js/outbox.js", "static/js/live.js", "static/js/cards.js", "static/js/messages.js",
+      "static/js/offline-form.js", "static/js/outbox-page.js", "static/js/scroll.js", "static/js/wake.js",
+    ],
     languageOptions: { globals: { module: "readonly" } },
   },
   {

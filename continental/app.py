@@ -10,7 +10,9 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   (``data-offline-copy`` on the page, ``X-Offline-Copy`` on a partial), else the offline
   page of the language. Writes, the live update, the API and the exports always go to the
   network. Browsers run a service worker only over HTTPS or on localhost.
-- The page's script (``static/js/table.js``) shows the connection state, keeps the sheet's
+- The page's scripts (``static/js/table.js`` wires them: ``outbox-page.js``,
+  ``offline-form.js``, ``messages.js``, ``scroll.js``, ``wake.js``, each with its design in its
+  header) show the connection state, keep the sheet's
   latest state with the worker after every change (no extra request). The next deal's form
   is in the sheet itself (``#offline-deal``, templates/scorepad/game.html), with or without
   a service worker: offline, "Record deal" opens it, numbered after the deals the phone
@@ -48,7 +50,18 @@ HTMX = "django_htmx/htmx-2.min.js"
 # What every page needs, kept by the service worker when it is installed. The card grid's
 # script (js/cards.js) is not: a deal form loads it when it opens, and the worker keeps it
 # then, as every static file it fetched.
-SHELL = ("css/app.css", HTMX, "js/outbox.js", "js/table.js", "js/live.js", "img/icon.svg")
+# The phone's scripts by job, as templates/base.html loads them (a test holds the two alike).
+PAGE_SCRIPTS = (
+    "js/outbox.js",
+    "js/messages.js",
+    "js/offline-form.js",
+    "js/outbox-page.js",
+    "js/scroll.js",
+    "js/wake.js",
+    "js/table.js",
+    "js/live.js",
+)
+SHELL = ("css/app.css", HTMX, *PAGE_SCRIPTS, "img/icon.svg")
 ICONS = (
     ("img/icon-192.png", "192x192", "any"),
     ("img/icon-512.png", "512x512", "any"),

@@ -420,11 +420,12 @@ def _ensure_chromium() -> None:
 
 
 # The node tools, each from its own package.json by `npm ci` (its package-lock.json): axe-core
-# for the accessibility tests (tests/e2e), and at the root eslint and fake-indexeddb for the
-# JavaScript's lint and unit tests (tests/js). Each with a file that shows it is installed.
+# for the accessibility tests (tests/e2e), and at the root eslint for the JavaScript's lint and
+# fake-indexeddb and happy-dom (the DOM) for its unit tests (tests/js). Each with a file that shows it is installed: its newest package, so that a checkout
+# installed before it was added installs it too.
 NODE_TOOLS = (
     (ROOT / "tests" / "e2e", "axe-core/axe.min.js", "axe-core for the accessibility tests"),
-    (ROOT, "fake-indexeddb/package.json", "eslint and fake-indexeddb for the JavaScript"),
+    (ROOT, "happy-dom/package.json", "eslint, fake-indexeddb and happy-dom for the JavaScript"),
 )
 
 

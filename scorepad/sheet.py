@@ -111,8 +111,18 @@ class Sheet:
     totals: list[int]
     standings: list[tuple[Seat, Standing]]
     next_deal: DealInfo | None
+    # The next deal and those after it, as they will be if the players at the table stay:
+    # what an editor's phone shows after deals it keeps offline (``deals_ahead``).
+    ahead: list[DealInfo] = field(default_factory=list)
     leaders: set[int] = field(default_factory=set)  # seat positions in first place
     heads: list[Head] = field(default_factory=list)  # in seat order
+
+    @property
+    def ahead_end(self) -> int | None:
+        """The number after the deal that ends the game by itself, when the schedule reaches
+        it: an editor's phone that keeps that deal shows the game over, waiting to be sent."""
+        last = last_deal(self.game)
+        return last + 1 if self.ahead and last and self.ahead[-1].number == last else None
 
     @property
     def density(self) -> str:
@@ -191,6 +201,51 @@ def players_of_deals(game: Game, deals: list[Deal]) -> list[set[int]]:
     return out
 
 
+# How many deals the schedule reaches: the next one and those an editor's phone may record
+# before it can send them (more waiting deals show their numbers only).
+AHEAD = 5
+
+
+def last_deal(game: Game) -> int | None:
+    """The deal that ends the game by itself: a contract game's last, a target of deals."""
+    return game.total_deals or (game.target_deals if game.can_have_target else None)
+
+
+def deals_ahead(
+    game: Game, order: list[int], by_pos: dict[int, Seat], playing: list[set[int]]
+) -> list[DealInfo]:
+    """The schedule after the stored deals (``playing``: the seats that played each, and last
+    the seats at the table now): dealer, starter, contract and cards of each deal, the
+    engine's facts (no score), while the same players stay at the table, up to AHEAD deals
+    and not past the deal that ends the game by itself (a contract game's last, a target of
+    deals). Empty when no deal can be recorded."""
+    number = len(playing)
+    if game.is_finished or game.is_complete(number - 1):
+        return []
+    last = last_deal(game)
+    numbers = range(number, min(number + AHEAD, last + 1) if last else number + AHEAD)
+    at_table = playing[-1]
+    more = [*playing, *[at_table] * (len(numbers) - 1)]
+    dealt_by = dealers(game.first_dealer, game.step, order, more)[number - 1 :]
+    out = []
+    for n, dealer in zip(numbers, dealt_by, strict=False):
+        decks, jokers = game.decks(n, len(at_table))
+        out.append(
+            DealInfo(
+                number=n,
+                dealer=by_pos[dealer],
+                starter=by_pos[next_playing(order, dealer, game.step, at_table)],
+                spec=game.deal_spec(n),
+                cards=game.cards_dealt(n),
+                starter_cards=game.starter_cards(n),
+                decks=decks,
+                jokers=jokers,
+                of=game.total_deals,
+            )
+        )
+    return out
+
+
 def build_sheet(game: Game) -> Sheet:
     seats = list(game.seats.all())
     positions = {s.pk: s.position for s in seats}
@@ -245,22 +300,7 @@ def build_sheet(game: Game) -> Sheet:
     final = running[-1] if running else dict(start)
     ranked = standings(final, game.variant)
     table = [(by_pos[st.player], st) for st in ranked]
-    next_deal = None
-    number = len(deals) + 1
-    if not game.is_finished and not game.is_complete(len(deals)):
-        decks, jokers = game.decks(number, len(playing[-1]))
-        next_dealer = dealt_by[-1]
-        next_deal = DealInfo(
-            number=number,
-            dealer=by_pos[next_dealer],
-            starter=by_pos[next_playing(order, next_dealer, game.step, playing[-1])],
-            spec=game.deal_spec(number),
-            cards=game.cards_dealt(number),
-            starter_cards=game.starter_cards(number),
-            decks=decks,
-            jokers=jokers,
-            of=game.total_deals,
-        )
+    ahead = deals_ahead(game, order, by_pos, playing)
     leaders = {st.player for st in ranked if st.place == 1} if deals else set()
     labels = short_names([seat.name for seat in seats])
     heads = [
@@ -273,7 +313,8 @@ def build_sheet(game: Game) -> Sheet:
         rows=rows,
         totals=[final[pos] for pos in order],
         standings=table,
-        next_deal=next_deal,
+        next_deal=ahead[0] if ahead else None,
+        ahead=ahead,
         leaders=leaders,
         heads=heads,
     )

@@ -107,7 +107,7 @@ def game_checker_url(game, next_deal=None, token: str = "", seats=None) -> str:
 
 @register.simple_tag
 def table_texts() -> str:
-    """What static/js/table.js says to the player, in the page's language ({n}: a count),
+    """What the phone's scripts say to the player (static/js/messages.js), in the page's language ({n}: a count),
     for a data attribute as ``key=text`` pairs joined by ``|`` (shorter than JSON, whose every
     quote the attribute would spell ``&quot;``; no text holds a ``|``)."""
     texts = {

@@ -19,8 +19,10 @@
  * (htmx would queue a second request of the same element and then drop it with the element
  * the first one's answer replaced, and with the 3 s polls dropped nothing asked again: an
  * editor's phone stayed a deal behind). A fetch that fails or brings less than the newest
- * is tried again, later each time. The loop is loaded by node too, for its unit tests
- * (tests/js/live.test.js), with what it needs from the page passed in.
+ * is tried again, later each time. The loop (`createLoop`) and the page's side (`createPage`:
+ * the stream, its beats, the fallback to polling and back) are loaded by node too, for their
+ * unit tests (tests/js/live.test.js, tests/js/live-page.test.js), with what they need from the
+ * page passed in (the document, the window, EventSource, the clock).
  */
 (function (root, factory) {
   "use strict";
@@ -189,238 +191,258 @@
     };
   }
 
-  return { createLoop: createLoop, newer: newer, same: same };
+  /* One page's live update (the header's design): its stream, its loop, and the polls it
+     holds back while the stream is open. ``env``: document, window (htmx, location, CustomEvent;
+     window.scorepadLive is set to the state, for the browser tests and the bench),
+     EventSource (none: the page polls), clock ({setTimeout, clearTimeout, now}), random.
+     Returns {start, state}; node's unit tests (tests/js/live-page.test.js) pass fakes. */
+  function createPage(env) {
+    var doc = env.document;
+    var win = env.window;
+    var Source = env.EventSource;
+    var clock = env.clock;
+    var random = env.random || Math.random;
+    var FIRST_MS = 4000;
+    var BEAT_MS = 60000; // how long a beat may take before the first one says it
+    var QUIET_BEATS = 3; // beats missed before the stream counts as lost
+    var AGAIN_MS = 60000; // a stream refused or lost is asked for again after 1-2 minutes
+    var SAVE_WAIT_MS = 12000; // beyond htmx's timeout (10 s): a save never answered stops waiting
+    var state = { open: false, live: false, beatMs: BEAT_MS, fetches: 0 };
+    win.scorepadLive = state; // for the tests and the bench: is the stream held?
+    var loop = null; // the page's update loop (createLoop), made with its first stream
+
+    function shownVersion() {
+      var poll = doc.querySelector("#sheet .poll");
+      return poll ? poll.dataset.version : null;
+    }
+
+    // The sheet's own request (or table mode's version check, or the evening's page), made by
+    // the loop: a promise of whether it was answered (an error status is not), or false when
+    // htmx did not send it (it queues a request of an element that has one under way, and
+    // drops it with the element the first one's answer replaces).
+    function ask(url, config) {
+      if (!url || !win.htmx) return false;
+      state.live = true;
+      state.sent = null;
+      var request = win.htmx.ajax("GET", url, config);
+      var xhr = state.sent; // htmx:beforeSend, in that very call
+      state.live = false;
+      state.sent = null;
+      if (!xhr || !request) return false;
+      state.fetches += 1;
+      return request.then(function () { return xhr.status >= 200 && xhr.status < 400; });
+    }
+
+    function askPoll(poll, target) {
+      return poll ? ask(poll.getAttribute("hx-get"), { source: poll, target: target, swap: "outerHTML" }) : false;
+    }
+
+    function fetchSheet() {
+      return askPoll(doc.querySelector("#sheet .poll"), "#sheet");
+    }
+
+    // The new sheet the event carried, swapped in as the sheet's own request would have
+    // (table.js hears "scorepad:pushed" as it hears that request's answer).
+    function showSheet(version, html) {
+      var sheet = doc.getElementById("sheet");
+      if (!sheet || !win.htmx || !win.htmx.swap) return false;
+      doc.body.dispatchEvent(new win.CustomEvent("scorepad:pushed"));
+      win.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
+      state.pushed = (state.pushed || 0) + 1;
+      return true;
+    }
+
+    // This phone's own save in flight: its answer is the new sheet, so the event of that
+    // change (which may come first: the stream hears the commit) waits for it instead of
+    // fetching the same sheet beside it. Asked for after the answer only if still behind.
+    function savingNow() { return state.saving && clock.now() - state.saving < SAVE_WAIT_MS; }
+
+    function saveAnswered() {
+      if (!state.saving) return;
+      state.saving = 0;
+      if (loop) loop.resume();
+    }
+
+    function busy(main) {
+      var active = doc.activeElement;
+      return active && active !== doc.body && main.contains(active) && active.closest("form");
+    }
+
+    function fetchEvening() {
+      var el = doc.querySelector("[data-live]");
+      if (!el || !doc.getElementById("main")) return false;
+      return ask(el.dataset.url || win.location.pathname, { target: "#main", select: "#main", swap: "outerHTML" });
+    }
+
+    function fetchPolled(el) {
+      var poll = doc.querySelector(el.dataset.livePoll);
+      return askPoll(poll, poll && poll.getAttribute("hx-target"));
+    }
+
+    function visible() { return doc.visibilityState !== "hidden"; }
+
+    // One loop a page: the sheet (its versions count up), table mode (a game's count up; an
+    // evening's say only that something changed) or the evening.
+    function makeLoop(el) {
+      if (el.id === "table-bar") {
+        return createLoop({
+          clock: clock,
+          shown: shownVersion,
+          fetch: fetchSheet,
+          show: showSheet,
+          // An event without the sheet waits for this phone's own save's answer.
+          ready: function () { return visible() && !savingNow(); },
+        });
+      }
+      if (el.dataset.livePoll) {
+        return createLoop({
+          clock: clock,
+          ordered: /^\/live\/games\//.test(el.dataset.live),
+          shown: function () {
+            var poll = doc.querySelector(el.dataset.livePoll);
+            return poll ? poll.dataset.version : null;
+          },
+          fetch: function () { return fetchPolled(el); },
+          show: function () { return false; },
+          ready: visible,
+        });
+      }
+      return createLoop({
+        clock: clock,
+        ordered: false,
+        shown: function () {
+          var current = doc.querySelector("[data-live]");
+          return current ? current.dataset.liveId : null;
+        },
+        fetch: fetchEvening,
+        show: function () { return false; },
+        ready: function () {
+          var main = doc.getElementById("main");
+          return visible() && !(main && busy(main));
+        },
+      });
+    }
+
+    function say(text) {
+      var box = doc.getElementById("live-status");
+      if (!box) return;
+      box.textContent = text;
+      box.hidden = false;
+    }
+
+    function follow(el) {
+      var port = el.dataset.livePort;
+      var base = port ? win.location.protocol + "//" + win.location.hostname + ":" + port : "";
+      var isGame = el.id === "table-bar";
+      var polled = Boolean(el.dataset.livePoll);
+      var lang = isGame && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
+      var source = new Source(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || "") + lang);
+      var first = clock.setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
+      var quiet = null;
+      var firstEvent = true;
+      // Anything the stream says shows it alive; silence for QUIET_BEATS beats does not.
+      function heard() {
+        clock.clearTimeout(quiet);
+        quiet = clock.setTimeout(lost, state.beatMs * QUIET_BEATS);
+      }
+      function lost() {
+        source.close();
+        state.open = false; // the 3 s polls go through again
+        state.lost = (state.lost || 0) + 1;
+        loop.refresh();
+        // A new stream at once (a phone woken from sleep finds its old one dead): if it brings
+        // no first event either, FIRST_MS closes it and the page goes on polling.
+        clock.setTimeout(function () { if (doc.contains(el)) follow(el); }, random() * 2000);
+      }
+      function again() {
+        clock.setTimeout(function () { if (doc.contains(el)) follow(el); }, AGAIN_MS + random() * AGAIN_MS);
+      }
+      source.addEventListener("beat", function (event) {
+        var seconds = parseFloat(event.data);
+        if (seconds > 0) state.beatMs = seconds * 1000;
+        if (state.open) heard();
+      });
+      source.addEventListener("version", function (event) {
+        clock.clearTimeout(first);
+        state.open = true;
+        heard();
+        if (isGame) {
+          // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream).
+          var text = event.data;
+          var cut = text.indexOf("\n");
+          loop.want(cut < 0 ? text : text.slice(0, cut), cut < 0 ? null : text.slice(cut + 1));
+        } else if (polled && firstEvent && loop.state().asked === 0) {
+          // Its own check says whether what it shows changed (204 when not): the first event
+          // asks whatever it says, since a change may have come between the page and its stream.
+          loop.refresh();
+        } else {
+          loop.want(event.data);
+        }
+        firstEvent = false;
+      });
+      source.addEventListener("replaced", function () {
+        clock.clearTimeout(quiet);
+        source.close();
+        state.open = false;
+        if (isGame || polled) loop.close(); // the sheet's own request (the version check) answers 286: table.js says so, the polls stop
+        else say(el.dataset.replaced || "");
+      });
+      source.onerror = function () {
+        state.open = false; // polls meanwhile; EventSource reconnects by itself
+        clock.clearTimeout(quiet); // its first event after the reconnect starts the watch again
+        if (source.readyState === Source.CLOSED) {
+          clock.clearTimeout(first);
+          again(); // refused (a dead link, too many streams): poll meanwhile
+        }
+      };
+    }
+
+    function start() {
+      var el = doc.querySelector("[data-live]");
+      if (!el || !Source) return;
+      loop = makeLoop(el);
+      state.loop = loop.state; // for the tests
+      follow(el);
+      doc.body.addEventListener("htmx:beforeRequest", function (event) {
+        var elt = event.detail.elt;
+        if (!state.open || state.live || !elt || !elt.classList || !elt.classList.contains("poll")) return;
+        event.preventDefault(); // the stream says when to ask
+      });
+      doc.body.addEventListener("htmx:beforeSend", function (event) {
+        var elt = event.detail.elt;
+        var config = event.detail.requestConfig || {};
+        if (state.live) state.sent = event.detail.xhr; // the loop's own request went out
+        if (config.verb === "post" && elt && elt.closest && elt.closest("#game")) state.saving = clock.now();
+      });
+      ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+        doc.body.addEventListener(name, function (event) {
+          var config = event.detail.requestConfig || {};
+          if (config.verb === "post") clock.setTimeout(saveAnswered, 0);
+        });
+      });
+      // What waited for the page to be seen again, or for the form being filled to be left.
+      function later() { if (visible()) loop.resume(); }
+      doc.addEventListener("visibilitychange", later);
+      doc.addEventListener("focusout", function () { clock.setTimeout(later, 0); });
+    }
+
+    return { start: start, state: state };
+  }
+
+  return { createLoop: createLoop, createPage: createPage, newer: newer, same: same };
 });
 
+// The browser: the page's live update, started once the page is read.
 (function () {
   "use strict";
-  if (typeof document === "undefined" || !self.ScorepadLive) return; // node: the loop alone
-  var FIRST_MS = 4000;
-  var BEAT_MS = 60000; // how long a beat may take before the first one says it
-  var QUIET_BEATS = 3; // beats missed before the stream counts as lost
-  var AGAIN_MS = 60000; // a stream refused or lost is asked for again after 1-2 minutes
-  var SAVE_WAIT_MS = 12000; // beyond htmx's timeout (10 s): a save never answered stops waiting
-  var doc = document;
-  var state = { open: false, live: false, beatMs: BEAT_MS, fetches: 0 };
-  window.scorepadLive = state; // for the tests and the bench: is the stream held?
-  var loop = null; // the page's update loop (createLoop), made with its first stream
-
-  function shownVersion() {
-    var poll = doc.querySelector("#sheet .poll");
-    return poll ? poll.dataset.version : null;
-  }
-
-  // The sheet's own request (or table mode's version check, or the evening's page), made by
-  // the loop: a promise of whether it was answered (an error status is not), or false when
-  // htmx did not send it (it queues a request of an element that has one under way, and
-  // drops it with the element the first one's answer replaces).
-  function ask(url, config) {
-    if (!url || !window.htmx) return false;
-    state.live = true;
-    state.sent = null;
-    var request = window.htmx.ajax("GET", url, config);
-    var xhr = state.sent; // htmx:beforeSend, in that very call
-    state.live = false;
-    state.sent = null;
-    if (!xhr || !request) return false;
-    state.fetches += 1;
-    return request.then(function () { return xhr.status >= 200 && xhr.status < 400; });
-  }
-
-  function askPoll(poll, target) {
-    return poll ? ask(poll.getAttribute("hx-get"), { source: poll, target: target, swap: "outerHTML" }) : false;
-  }
-
-  function fetchSheet() {
-    return askPoll(doc.querySelector("#sheet .poll"), "#sheet");
-  }
-
-  // The new sheet the event carried, swapped in as the sheet's own request would have
-  // (table.js hears "scorepad:pushed" as it hears that request's answer).
-  function showSheet(version, html) {
-    var sheet = doc.getElementById("sheet");
-    if (!sheet || !window.htmx || !window.htmx.swap) return false;
-    doc.body.dispatchEvent(new CustomEvent("scorepad:pushed"));
-    window.htmx.swap(sheet, html, { swapStyle: "outerHTML" });
-    state.pushed = (state.pushed || 0) + 1;
-    return true;
-  }
-
-  // This phone's own save in flight: its answer is the new sheet, so the event of that
-  // change (which may come first: the stream hears the commit) waits for it instead of
-  // fetching the same sheet beside it. Asked for after the answer only if still behind.
-  function savingNow() { return state.saving && Date.now() - state.saving < SAVE_WAIT_MS; }
-
-  function saveAnswered() {
-    if (!state.saving) return;
-    state.saving = 0;
-    if (loop) loop.resume();
-  }
-
-  function busy(main) {
-    var active = doc.activeElement;
-    return active && active !== doc.body && main.contains(active) && active.closest("form");
-  }
-
-  function fetchEvening() {
-    var el = doc.querySelector("[data-live]");
-    if (!el || !doc.getElementById("main")) return false;
-    return ask(el.dataset.url || location.pathname, { target: "#main", select: "#main", swap: "outerHTML" });
-  }
-
-  function fetchPolled(el) {
-    var poll = doc.querySelector(el.dataset.livePoll);
-    return askPoll(poll, poll && poll.getAttribute("hx-target"));
-  }
-
-  function visible() { return doc.visibilityState !== "hidden"; }
-
-  // One loop a page: the sheet (its versions count up), table mode (a game's count up; an
-  // evening's say only that something changed) or the evening.
-  function makeLoop(el) {
-    var clock = { setTimeout: window.setTimeout.bind(window), clearTimeout: window.clearTimeout.bind(window) };
-    if (el.id === "table-bar") {
-      return self.ScorepadLive.createLoop({
-        clock: clock,
-        shown: shownVersion,
-        fetch: fetchSheet,
-        show: showSheet,
-        // An event without the sheet waits for this phone's own save's answer.
-        ready: function () { return visible() && !savingNow(); },
-      });
-    }
-    if (el.dataset.livePoll) {
-      return self.ScorepadLive.createLoop({
-        clock: clock,
-        ordered: /^\/live\/games\//.test(el.dataset.live),
-        shown: function () {
-          var poll = doc.querySelector(el.dataset.livePoll);
-          return poll ? poll.dataset.version : null;
-        },
-        fetch: function () { return fetchPolled(el); },
-        show: function () { return false; },
-        ready: visible,
-      });
-    }
-    return self.ScorepadLive.createLoop({
-      clock: clock,
-      ordered: false,
-      shown: function () {
-        var current = doc.querySelector("[data-live]");
-        return current ? current.dataset.liveId : null;
-      },
-      fetch: fetchEvening,
-      show: function () { return false; },
-      ready: function () {
-        var main = doc.getElementById("main");
-        return visible() && !(main && busy(main));
-      },
-    });
-  }
-
-  function say(text) {
-    var box = doc.getElementById("live-status");
-    if (!box) return;
-    box.textContent = text;
-    box.hidden = false;
-  }
-
-  function follow(el) {
-    var port = el.dataset.livePort;
-    var base = port ? location.protocol + "//" + location.hostname + ":" + port : "";
-    var isGame = el.id === "table-bar";
-    var polled = Boolean(el.dataset.livePoll);
-    var lang = isGame && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
-    var source = new EventSource(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || "") + lang);
-    var first = setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
-    var quiet = null;
-    var firstEvent = true;
-    // Anything the stream says shows it alive; silence for QUIET_BEATS beats does not.
-    function heard() {
-      clearTimeout(quiet);
-      quiet = setTimeout(lost, state.beatMs * QUIET_BEATS);
-    }
-    function lost() {
-      source.close();
-      state.open = false; // the 3 s polls go through again
-      state.lost = (state.lost || 0) + 1;
-      loop.refresh();
-      // A new stream at once (a phone woken from sleep finds its old one dead): if it brings
-      // no first event either, FIRST_MS closes it and the page goes on polling.
-      setTimeout(function () { if (doc.contains(el)) follow(el); }, Math.random() * 2000);
-    }
-    function again() {
-      setTimeout(function () { if (doc.contains(el)) follow(el); }, AGAIN_MS + Math.random() * AGAIN_MS);
-    }
-    source.addEventListener("beat", function (event) {
-      var seconds = parseFloat(event.data);
-      if (seconds > 0) state.beatMs = seconds * 1000;
-      if (state.open) heard();
-    });
-    source.addEventListener("version", function (event) {
-      clearTimeout(first);
-      state.open = true;
-      heard();
-      if (isGame) {
-        // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream).
-        var text = event.data;
-        var cut = text.indexOf("\n");
-        loop.want(cut < 0 ? text : text.slice(0, cut), cut < 0 ? null : text.slice(cut + 1));
-      } else if (polled && firstEvent && loop.state().asked === 0) {
-        // Its own check says whether what it shows changed (204 when not): the first event
-        // asks whatever it says, since a change may have come between the page and its stream.
-        loop.refresh();
-      } else {
-        loop.want(event.data);
-      }
-      firstEvent = false;
-    });
-    source.addEventListener("replaced", function () {
-      clearTimeout(quiet);
-      source.close();
-      state.open = false;
-      if (isGame || polled) loop.close(); // the sheet's own request (the version check) answers 286: table.js says so, the polls stop
-      else say(el.dataset.replaced || "");
-    });
-    source.onerror = function () {
-      state.open = false; // polls meanwhile; EventSource reconnects by itself
-      clearTimeout(quiet); // its first event after the reconnect starts the watch again
-      if (source.readyState === EventSource.CLOSED) {
-        clearTimeout(first);
-        again(); // refused (a dead link, too many streams): poll meanwhile
-      }
-    };
-  }
-
-  function start() {
-    var el = doc.querySelector("[data-live]");
-    if (!el || !window.EventSource) return;
-    loop = makeLoop(el);
-    state.loop = loop.state; // for the tests
-    follow(el);
-    doc.body.addEventListener("htmx:beforeRequest", function (event) {
-      var elt = event.detail.elt;
-      if (!state.open || state.live || !elt || !elt.classList || !elt.classList.contains("poll")) return;
-      event.preventDefault(); // the stream says when to ask
-    });
-    doc.body.addEventListener("htmx:beforeSend", function (event) {
-      var elt = event.detail.elt;
-      var config = event.detail.requestConfig || {};
-      if (state.live) state.sent = event.detail.xhr; // the loop's own request went out
-      if (config.verb === "post" && elt && elt.closest && elt.closest("#game")) state.saving = Date.now();
-    });
-    ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
-      doc.body.addEventListener(name, function (event) {
-        var config = event.detail.requestConfig || {};
-        if (config.verb === "post") setTimeout(saveAnswered, 0);
-      });
-    });
-    // What waited for the page to be seen again, or for the form being filled to be left.
-    function later() { if (visible()) loop.resume(); }
-    doc.addEventListener("visibilitychange", later);
-    doc.addEventListener("focusout", function () { setTimeout(later, 0); });
-  }
-
-  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);
-  else start();
+  if (typeof document === "undefined" || !self.ScorepadLive) return; // node: the factories alone
+  var page = self.ScorepadLive.createPage({
+    document: document,
+    window: window,
+    EventSource: window.EventSource,
+    clock: { setTimeout: window.setTimeout.bind(window), clearTimeout: window.clearTimeout.bind(window), now: Date.now },
+    random: Math.random,
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", page.start);
+  else page.start();
 })();

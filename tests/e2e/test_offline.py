@@ -310,8 +310,14 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     assert set(a.evaluate("() => window.said")[said:]) == {waiting}
     expect(a.locator(".connection")).to_have_text(waiting)
 
+    # The sheet moved on (issue 44, item 3): the header shows deal 4 as the server's schedule
+    # says it, marked as waiting, and the button says deal 4.
+    head = a.locator("#sheet .deal-head")
+    expect(head.locator(".deal-now")).to_have_text("Deal 4")
+    expect(head.locator(".deal-waiting")).to_have_text("Waiting to be sent (1)")
+    expect(head.locator(".deal-facts")).to_contain_text("Deals")
     # The second deal: numbered after the one waiting (issue 23, item 2).
-    a.get_by_role("link", name="Record deal 3").click()
+    a.get_by_role("link", name="Record deal 4").click()
     expect(a.locator("#panel-title")).to_have_text("Record deal 4")
     a.locator(".deal-form label.chip", has_text="Dan").click()
     a.locator(".deal-form").get_by_role("button", name="Save").click()
@@ -325,7 +331,7 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     expect(pending.nth(0)).to_contain_text("Deal 3: not sent yet — Cleo")
     expect(pending.nth(1)).to_contain_text("Deal 4: not sent yet — Dan")
     # Cancel of a form opened offline goes back to the sheet.
-    a.get_by_role("link", name="Record deal 3").click()
+    a.get_by_role("link", name="Record deal 5").click()
     expect(a.locator("#panel-title")).to_have_text("Record deal 5")
     a.locator("#panel").get_by_role("link", name="Cancel").click()
     expect(a.locator("#panel")).to_have_count(0)
@@ -336,6 +342,9 @@ def test_without_a_service_worker_a_phone_offline_records_deals_and_sends_them(
     expect(a.locator(".outbox")).to_be_hidden(timeout=25_000)
     expect(a.locator("#sheet tbody tr")).to_have_count(4)
     expect(a.locator("#sheet tbody tr.pending")).to_have_count(0)
+    expect(head.locator(".deal-waiting")).to_have_count(0)
+    expect(head.locator(".deal-now")).to_have_text("Deal 5")
+    expect(a.get_by_role("link", name="Record deal 5")).to_be_visible()
     assert winners(game) == ["Anna", "Ben", "Cleo", "Dan"]
     tokens = Game.objects.get(pk=game.pk).events.filter(kind="recorded")
     phone_made = re.compile(r"p[0-9a-f]{32}")

@@ -6,44 +6,7 @@
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
 const Live = require("../../static/js/live.js");
-
-// A clock that runs only when told: timers in order, the promises' callbacks between them.
-function fakeClock() {
-  let now = 0;
-  let seq = 0;
-  const timers = new Map();
-  return {
-    now: () => now,
-    setTimeout(fn, ms) {
-      seq += 1;
-      timers.set(seq, { at: now + Math.max(0, ms || 0), seq, fn });
-      return seq;
-    },
-    clearTimeout(id) {
-      timers.delete(id);
-    },
-    pending: () => timers.size,
-    // Runs every timer (and what they start) until none is left, or until ``limit``.
-    async run(limit = 3_600_000) {
-      await settle();
-      while (timers.size) {
-        let next = null;
-        for (const t of timers.values()) {
-          if (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq)) next = t;
-        }
-        if (next.at > limit) return;
-        timers.delete(next.seq);
-        now = next.at;
-        next.fn();
-        await settle();
-      }
-    },
-  };
-}
-
-function settle() {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+const { fakeClock } = require("./clock.js");
 
 // A seeded random source (mulberry32): a failing seed can be run again.
 function random(seed) {

@@ -8,7 +8,7 @@ import struct
 import pytest
 from django.contrib.staticfiles import finders
 
-from continental.app import ICONS, SHELL
+from continental.app import ICONS, PAGE_SCRIPTS, SHELL
 
 
 def png_size(path: str) -> tuple[int, int]:
@@ -73,6 +73,16 @@ def test_the_service_worker_is_served_from_the_root_with_the_deploys_files(clien
     assert 'addEventListener("fetch"' in code
     for name in SHELL:
         assert finders.find(name), f"the worker would fail to install: {name} is missing"
+
+
+def test_every_script_a_page_loads_is_in_the_offline_shell(settings):
+    """A script base.html loads but the worker does not keep breaks an offline reload; none is
+    inline (the CSP)."""
+    page = (settings.BASE_DIR / "templates" / "base.html").read_text()
+    loaded = tuple(re.findall(r"<script src=\"\{% static '([^']+)' %\}\" defer>", page))
+    assert loaded == PAGE_SCRIPTS
+    assert set(PAGE_SCRIPTS) <= set(SHELL)
+    assert "<script>" not in page
 
 
 def test_the_service_worker_keeps_to_its_own_site(client, db):

@@ -176,3 +176,55 @@ def bare_form(html: str) -> str:
     html = re.sub(r"<script[^>]*></script>", "", html)
     html = html.replace(" data-held", "")
     return re.sub(r"\s+", " ", html).strip()
+
+
+def facts(deal) -> tuple:
+    """What the table reads of a deal before it: no score among them."""
+    return (deal.number, deal.dealer.name, deal.starter.name, repr(deal.spec), deal.cards)
+
+
+@pytest.mark.parametrize("variant", ["classic", "contract-nordic"])
+def test_the_schedule_says_what_the_sheet_will_say_once_the_deals_are_in(db, variant):
+    """The next deals an editor's phone shows after deals it keeps offline (scorepad/sheet.py,
+    deals_ahead) are the deals the sheet names once they are recorded."""
+    from scorepad.sheet import AHEAD, build_sheet
+    from tests.factories import GameFactory, record_penalty
+
+    game = GameFactory(variant_id=variant, players=["Anna", "Ben", "Cleo"])
+    ahead = build_sheet(game).ahead
+    assert [d.number for d in ahead] == list(range(1, AHEAD + 1))
+    for expected in ahead[:3]:
+        assert facts(build_sheet(Game.objects.get(pk=game.pk)).next_deal) == facts(expected)
+        fresh = Game.objects.get(pk=game.pk)
+        if variant == "classic":
+            record_classic(fresh, 0)
+        else:
+            record_penalty(fresh, 0, {1: 10, 2: 5})
+
+
+def test_the_schedule_ends_with_the_game_and_the_sheet_holds_it(creator, game):
+    """A target of deals ends the schedule: the phone shows the game over after it."""
+    from scorepad.sheet import build_sheet
+
+    game.target_deals = 3
+    game.save(update_fields=["target_deals"])
+    record_classic(game, 0)
+    sheet = build_sheet(Game.objects.get(pk=game.pk))
+    assert [d.number for d in sheet.ahead] == [2, 3]
+    assert sheet.ahead_end == 4
+    body = creator.get(reverse("game", kwargs={"token": game.editor_token})).content.decode()
+    assert '<div class="deal-schedule" hidden data-waiting="Waiting to be sent ({n})">' in body
+    numbers = re.findall(r'<template data-number="(\d+)"', body)
+    assert numbers == ["2", "3", "4"]
+    assert '<template data-number="4" data-end><p class="deal-now game-over">Game over</p>' in body
+    assert re.search(
+        r'<template data-number="3">\s*<p class="deal-now">Deal 3</p>\s*<dl class="deal-facts">',
+        body,
+    )
+
+
+def test_a_viewer_holds_no_schedule(db, game):
+    from django.test import Client
+
+    viewer = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
+    assert "deal-schedule" not in viewer
