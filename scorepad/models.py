@@ -470,7 +470,8 @@ class Game(Shared):
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
         totals = {s.position: totals[s.position] + s.start for s in seats}
-        places = {st.player: st.place for st in standings(totals, self.variant)}
+        left = {s.position for s in seats if not s.active}
+        places = {st.player: st.place for st in standings(totals, self.variant, left)}
         for seat in seats:
             seat.total = totals[seat.position]
             seat.place = places[seat.position]

@@ -85,4 +85,5 @@ def _record(game: Game, who: dict[int, int], evening: int | None = None) -> Game
         finished=game.is_finished,
         start={player_at[s.position]: s.start for s in seats if s.start},
         evening=evening,
+        left=frozenset(player_at[s.position] for s in seats if not s.active),
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from rules.engine.dealing import dealers, next_playing
 from rules.engine.evening import game_money
@@ -113,6 +114,9 @@ class Sheet:
     next_deal: DealInfo | None
     leaders: set[int] = field(default_factory=set)  # seat positions in first place
     heads: list[Head] = field(default_factory=list)  # in seat order
+    # The players not at the table now, each with the last deal they played (0: none): "left
+    # after deal 6". They are ranked after the others (rules/engine/scoring.py standings).
+    left_after: dict[int, int] = field(default_factory=dict)
 
     @property
     def density(self) -> str:
@@ -150,6 +154,31 @@ class Sheet:
     @property
     def winner_names(self) -> list[str]:
         return [seat.name for seat in self.winners]
+
+    @property
+    def left_notes(self) -> dict[int, str]:
+        """Each player not at the table, by seat position: "left after deal 6"."""
+        return {
+            pos: gettext("left after deal %(deal)s") % {"deal": deal}
+            if deal
+            else gettext("left before the first deal")
+            for pos, deal in self.left_after.items()
+        }
+
+    @property
+    def left_lines(self) -> list[str]:
+        """Who left when, in seat order, each a sentence of the share text."""
+        lines = []
+        for seat in self.seats:
+            if seat.position not in self.left_after:
+                continue
+            deal = self.left_after[seat.position]
+            values = {"name": seat.name, "deal": deal}
+            if deal:
+                lines.append(gettext("%(name)s left after deal %(deal)s.") % values)
+            else:
+                lines.append(gettext("%(name)s left before the first deal.") % values)
+        return lines
 
     @property
     def seat_names(self) -> list[str]:
@@ -243,7 +272,15 @@ def build_sheet(game: Game) -> Sheet:
             )
         )
     final = running[-1] if running else dict(start)
-    ranked = standings(final, game.variant)
+    left_after = {
+        s.position: max(
+            (deal.number for deal, who in zip(deals, playing, strict=False) if s.position in who),
+            default=0,
+        )
+        for s in seats
+        if not s.active
+    }
+    ranked = standings(final, game.variant, set(left_after))
     table = [(by_pos[st.player], st) for st in ranked]
     next_deal = None
     number = len(deals) + 1
@@ -276,6 +313,7 @@ def build_sheet(game: Game) -> Sheet:
         next_deal=next_deal,
         leaders=leaders,
         heads=heads,
+        left_after=left_after,
     )
 
 
