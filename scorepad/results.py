@@ -305,6 +305,24 @@ def bgstats_play(sheet: Sheet) -> dict:
                 "startPlayer": seat.position == starter,
             }
         )
+    # Who played a seat before a newcomer took it over left the game: after everyone.
+    rank = len(players) + 1
+    for seat in sheet.seats:
+        if seat.before_name:
+            person = who.get(seat.before_person_id) if seat.before_person_id is not None else None
+            players.append(
+                {
+                    "name": seat.before_name,
+                    "score": str(sheet.before_totals[seat.position]),
+                    "winner": False,
+                    "rank": rank,
+                    "sourcePlayerId": f"person-{person}"
+                    if person
+                    else f"before-{seat.position + 1}",
+                    "seatOrder": seat.position + 1,
+                    "startPlayer": False,
+                }
+            )
     return {
         "sourceName": "Continental",
         # The same game sent twice is one play in BG Stats: its id here, never a link.

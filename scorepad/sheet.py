@@ -29,6 +29,7 @@ from rules.i18n import engine_message
 
 from . import charts
 from .charts import MARKS, signed
+from .history import took_over
 from .models import Deal, Game, Seat
 
 
@@ -166,10 +167,34 @@ class Sheet:
         }
 
     @property
+    def took_over_notes(self) -> dict[int, str]:
+        """Each seat a newcomer took over, by position: who took over from whom after which deal."""
+        return {
+            seat.position: took_over(seat.name, seat.before_name, seat.before_until or 0)
+            for seat in self.seats
+            if seat.before_name
+        }
+
+    @property
+    def before_totals(self) -> dict[int, int]:
+        """Each seat a newcomer took over, by position: the total of the one who played it
+        before, when they left (the total the newcomer inherited)."""
+        out = {}
+        for i, seat in enumerate(self.seats):
+            if seat.before_name:
+                until = min(seat.before_until or 0, len(self.rows))
+                out[seat.position] = self.rows[until - 1].cells[i].total if until else seat.start
+        return out
+
+    @property
     def left_lines(self) -> list[str]:
-        """Who left when, in seat order, each a sentence of the share text."""
+        """Who took over a seat and who left when, in seat order, each a sentence of the
+        share text."""
         lines = []
+        taken = self.took_over_notes
         for seat in self.seats:
+            if seat.position in taken:
+                lines.append(taken[seat.position])
             if seat.position not in self.left_after:
                 continue
             deal = self.left_after[seat.position]
