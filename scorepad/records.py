@@ -23,10 +23,16 @@ def game_records(person: Person) -> list[GameRecord]:
     """
     who = roots(person.circle_id)
     family = [pk for pk, root in who.items() if root == who[person.pk]]
-    variants = Seat.objects.filter(person__in=family).values("game__variant_id")
+    # Their seats, and the seats they played before a newcomer took them over.
+    sat = Q(person__in=family) | Q(before_person__in=family)
+    variants = Seat.objects.filter(sat).values("game__variant_id")
     games = (
         Game.objects.filter(circle_id=person.circle_id, variant_id__in=variants)
-        .filter(Q(status=Game.Status.FINISHED) | Q(seats__person__in=family))
+        .filter(
+            Q(status=Game.Status.FINISHED)
+            | Q(seats__person__in=family)
+            | Q(seats__before_person__in=family)
+        )
         .distinct()
         .order_by(F("finished_at").asc(nulls_last=True), "created_at", "pk")
         .prefetch_related(

@@ -174,3 +174,17 @@ def test_a_backup_and_an_export_keep_who_played_the_seat_before(tmp_path):
         6,
         marek.pk,
     )
+
+
+def test_the_circles_players_list_gives_marek_his_game_and_deals_and_ola_the_win(client):
+    circle = CircleFactory()
+    ola_takes_over(circle)
+    body = client.get(f"/en/circles/{circle.viewer_token}/players/").content.decode()
+    people = dict(re.findall(r'<h2 id="player-\d+">(.*?)</h2>(.*?)</section>', body, re.S))
+    marek = next(part for name, part in people.items() if "Marek" in name)
+    ola = next(part for name, part in people.items() if "Ola" in name)
+    assert "<dt>Games</dt><dd>1</dd>" in marek
+    assert "0 of 1 finished game" in marek
+    assert "1 of 1 finished game" in ola
+    assert re.search(r"<dt>Deals</dt><dd>6</dd>", marek)
+    assert re.search(r"<dt>Deals</dt><dd>1</dd>", ola)
