@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Max, Min, Prefetch
+from django.db.models import F, Max, Min, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -152,10 +152,16 @@ class Circle(Shared):
             person, target = circle._person(pk), circle._person(into)
             if person.pk == target.pk:
                 raise StaleVersion
+            # A seat played before a newcomer took it over counts as a seat of both.
             mine = set(
-                Seat.objects.filter(person__in=person.family()).values_list("game", flat=True)
+                Seat.objects.filter(
+                    Q(person__in=person.family()) | Q(before_person__in=person.family())
+                ).values_list("game", flat=True)
             )
-            theirs = Seat.objects.filter(person__in=target.family(), game__in=mine)
+            theirs = Seat.objects.filter(
+                Q(person__in=target.family()) | Q(before_person__in=target.family()),
+                game__in=mine,
+            )
             if theirs.exists():
                 raise SameGame
             pauses.point("merge.write")
@@ -257,8 +263,10 @@ class Person(models.Model):
 
 def seated_twice(game: Game, person: Person) -> bool:
     """Whether someone who counts as ``person`` (the same person, merged in either way)
-    sits at ``game`` already."""
-    return game.seats.filter(person__in=person.root().family()).exists()
+    sits at ``game`` already, or played a seat of it before a newcomer took it over (one
+    person, one place in a game's records)."""
+    family = person.root().family()
+    return game.seats.filter(Q(person__in=family) | Q(before_person__in=family)).exists()
 
 
 def roots(circle_id: int) -> dict[int, int]:

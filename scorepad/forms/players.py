@@ -46,7 +46,7 @@ class ChangeForm(VersionedChange):
             # In a circle's game the name is a person of the circle (Game.join): one who
             # sits here already, under another seat name or merged, does not sit twice.
             person = self.game.circle.find(name)
-            sitting = {s.person_id for s in self.seats}
+            sitting = {s.person_id for s in self.seats} | {s.before_person_id for s in self.seats}
             if person is not None and sitting & set(person.family()):
                 raise forms.ValidationError(
                     _("%(name)s is already at this table.") % {"name": person.name}
