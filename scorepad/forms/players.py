@@ -117,30 +117,50 @@ class JoinForm(ChangeForm):
         return data
 
 
-class RenameForm(ChangeForm):
+class SeatNameForm(ChangeForm):
+    """A name for one seat of the table: the seat is checked first (``usable``), then the
+    name (``named``)."""
+
     position = forms.IntegerField(widget=forms.HiddenInput)
-    # The seat is checked first, then the name (RenameForm.clean).
     name = NameField(label=_("New name"), empty=_("Enter a name."), deferred=True)
+    box = ""  # the name box's id before the seat's number (templates/scorepad/seats.html)
 
     def control_id(self, name: str) -> str:
-        """The name box of the seat renamed (templates/scorepad/seats.html numbers them)."""
+        """The name box of the seat (templates/scorepad/seats.html numbers them)."""
         if name == "name":
-            return f"rename-{self.data.get('position', '')}"
+            return f"{self.box}-{self.data.get('position', '')}"
         return super().control_id(name)
+
+    def usable(self, seat: Seat | None) -> bool:
+        raise NotImplementedError
+
+    def named(self, name: str, seat: Seat) -> str:
+        raise NotImplementedError
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         seat = next((s for s in self.seats if s.position == data.get("position")), None)
-        if seat is None:
-            self.add_error(None, _("That player is not at this table."))
+        if not self.usable(seat) or seat is None:
             return data
         try:
             name = cast(NameField, self.fields["name"]).name(self.data.get("name", ""))
-            data["name"] = self._free(name, keep=seat)
+            data["name"] = self.named(name, seat)
         except forms.ValidationError as exc:
             self.add_error("name", exc)
         data["seat"] = seat
         return data
+
+
+class RenameForm(SeatNameForm):
+    box = "rename"
+
+    def usable(self, seat: Seat | None) -> bool:
+        if seat is None:
+            self.add_error(None, _("That player is not at this table."))
+        return seat is not None
+
+    def named(self, name: str, seat: Seat) -> str:
+        return self._free(name, keep=seat)
 
 
 class LeaveForm(ChangeForm):
@@ -171,32 +191,21 @@ class LeaveForm(ChangeForm):
         return data
 
 
-class TakeOverForm(ChangeForm):
+class TakeOverForm(SeatNameForm):
     """A newcomer takes over the seat of a player who left: the seat's total is theirs."""
 
-    position = forms.IntegerField(widget=forms.HiddenInput)
     name = NameField(label=_("Name"), empty=_("Enter a name."), deferred=True)
+    box = "takeover"
 
-    def control_id(self, name: str) -> str:
-        """The name box of the seat taken over (templates/scorepad/seats.html numbers them)."""
-        if name == "name":
-            return f"takeover-{self.data.get('position', '')}"
-        return super().control_id(name)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        seat = next((s for s in self.seats if s.position == data.get("position")), None)
+    def usable(self, seat: Seat | None) -> bool:
         if seat is None or seat.active or seat.before_name:
             self.add_error(None, _("Only the seat of a player who left can be taken over, once."))
-            return data
+            return False
         self._room_for_one_more()
-        try:
-            name = cast(NameField, self.fields["name"]).name(self.data.get("name", ""))
-            data["name"] = self._newcomer(name)
-        except forms.ValidationError as exc:
-            self.add_error("name", exc)
-        data["seat"] = seat
-        return data
+        return True
+
+    def named(self, name: str, seat: Seat) -> str:
+        return self._newcomer(name)
 
 
 class TargetForm(ChangeForm):

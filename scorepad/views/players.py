@@ -26,31 +26,30 @@ from ..stats import circle_year as year_figures
 from ..stats import player_records, rating_chart
 
 
+def _games(circle, person: str, wins):
+    """Per person (``person``: the seat's column naming them) and variant: the games, the
+    finished ones and the wins."""
+    return (
+        Seat.objects.filter(game__circle=circle, **{f"{person}__isnull": False})
+        .values(person, "game__variant_id")
+        .annotate(
+            games=Count("id"),
+            finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
+            wins=wins,
+        )
+    )
+
+
 @require_safe
 @circle_view()
 def player_list(request: HttpRequest, access: Access) -> HttpResponse:
     circle = access.circle
     who = roots(circle.pk)
     people = {p.pk: p for p in circle.people()}
-    games = (
-        Seat.objects.filter(game__circle=circle, person__isnull=False)
-        .values("person_id", "game__variant_id")
-        .annotate(
-            games=Count("id"),
-            finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
-            wins=Count("id", filter=Q(game__status=Game.Status.FINISHED, place=1)),
-        )
-    )
+    finished = Q(game__status=Game.Status.FINISHED)
+    games = _games(circle, "person_id", Count("id", filter=finished & Q(place=1)))
     # Who played a seat before a newcomer took it over played the game and left: no win.
-    before = (
-        Seat.objects.filter(game__circle=circle, before_person__isnull=False)
-        .values("before_person_id", "game__variant_id")
-        .annotate(
-            games=Count("id"),
-            finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
-            wins=Value(0),
-        )
-    )
+    before = _games(circle, "before_person_id", Value(0))
     # A deal is the player's who played the seat in it: the one before, up to their last.
     played_by = Case(
         When(

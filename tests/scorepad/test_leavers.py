@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 ANNA, BEN, CLEO, MAREK = range(4)
 
 
-def marek_leaves(circle=None) -> Game:
-    """Anna 80, Ben 120, Cleo 95 at the end; Marek left after deal 6 with 45."""
+def six_deals_and_marek_leaves(circle=None) -> Game:
+    """After deal 6: Anna 50, Ben 100, Cleo 95, Marek 45; then Marek leaves."""
     game = GameFactory(
         variant_id="contract-nordic", players=["Anna", "Ben", "Cleo", "Marek"], circle=circle
     )
@@ -33,6 +33,13 @@ def marek_leaves(circle=None) -> Game:
     record_penalty(game, BEN, {ANNA: 10, CLEO: 10, MAREK: 15})
     record_penalty(game, ANNA, {BEN: 20, CLEO: 30, MAREK: 10})
     change(own(Client(), game), game, "leave", position=MAREK, op="leave")
+    game.refresh_from_db()
+    return game
+
+
+def marek_leaves(circle=None) -> Game:
+    """Anna 80, Ben 120, Cleo 95 at the end; Marek left after deal 6 with 45."""
+    game = six_deals_and_marek_leaves(circle)
     record_penalty(game, CLEO, {ANNA: 30, BEN: 20})
     return end(game)
 

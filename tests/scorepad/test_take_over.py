@@ -14,31 +14,14 @@ from django.test import Client
 
 from scorepad.models import Event, Game, Person, Seat
 from scorepad.records import game_records
-from tests.factories import CircleFactory, GameFactory, record_penalty
+from tests.factories import CircleFactory, record_penalty
 from tests.scorepad.conftest import own
 from tests.scorepad.test_backup import empty_the_database, restore
+from tests.scorepad.test_leavers import ANNA, BEN, CLEO, MAREK, six_deals_and_marek_leaves
 from tests.scorepad.test_players_come_and_go import change, url
 from tests.scorepad.test_share_result import end, page, play, shared_text
 
 pytestmark = pytest.mark.django_db
-
-ANNA, BEN, CLEO, MAREK = range(4)
-
-
-def six_deals_and_marek_leaves(circle=None) -> Game:
-    """After deal 6: Anna 50, Ben 100, Cleo 95, Marek 45; then Marek leaves."""
-    game = GameFactory(
-        variant_id="contract-nordic", players=["Anna", "Ben", "Cleo", "Marek"], circle=circle
-    )
-    record_penalty(game, MAREK, {ANNA: 10, BEN: 20, CLEO: 15})
-    record_penalty(game, ANNA, {BEN: 20, CLEO: 20, MAREK: 10})
-    record_penalty(game, CLEO, {ANNA: 10, BEN: 20, MAREK: 10})
-    record_penalty(game, MAREK, {ANNA: 20, BEN: 20, CLEO: 20})
-    record_penalty(game, BEN, {ANNA: 10, CLEO: 10, MAREK: 15})
-    record_penalty(game, ANNA, {BEN: 20, CLEO: 30, MAREK: 10})
-    change(own(Client(), game), game, "leave", position=MAREK, op="leave")
-    game.refresh_from_db()
-    return game
 
 
 def ola_takes_over(circle=None) -> Game:

@@ -630,7 +630,9 @@ class Walk(RuleBasedStateMachine):
 
     # --- players who come and go -----------------------------------------------------------
     def players_form(self, pk: int, who: str, kind: str, position: int | None = None):
-        page = self.phones[who].get(self.url(pk, who, "players/"))
+        # Leaving asks first: the question (?leave=<seat>) holds the button that leaves.
+        ask = f"?leave={position}" if kind == "leave" else ""
+        page = self.phones[who].get(self.url(pk, who, "players/") + ask)
         assert page.status == 200, f"players page answered {page.status}"
         for form in page.forms:
             fields = dict(form.defaults())
@@ -725,22 +727,51 @@ class Walk(RuleBasedStateMachine):
             Q(person__in=family) | Q(before_person__in=family), game=game
         ).exists()
 
+    def seats_left(self) -> list[tuple[int, int]]:
+        """(game, position) of each seat of an open game whose player left, not taken over."""
+        return [
+            (pk, pos)
+            for pk, g in sorted(self.games.items())
+            if not g.finished
+            for pos, s in enumerate(g.seats)
+            if not s.active and not s.before
+        ]
+
     @rule(i=st.integers(0, 99), p=st.integers(0, 11), name=st.sampled_from(NAMES), b=st.booleans())
+    @precondition(lambda self: any(not g.finished for g in self.games.values()))
     def take_over(self, i, p, name, b):
         """A newcomer takes over the seat of a player who left: the seat's total goes on, its
-        name is the newcomer's, and it is taken over once."""
-        pk = self.pick_game(i, open_only=True)
-        if pk is None:
-            return
+        name is the newcomer's, and it is taken over once (no seat at the table is offered).
+        When no seat is free, a player of an open game leaves first."""
+        if not self.seats_left():
+            pk = self.pick_game(i, open_only=True)
+            assert pk is not None
+            mgame = self.games[pk]
+            position = p % len(mgame.seats)
+            form = self.players_form(pk, "A", "leave", position)
+            if form is None or not form.buttons or form.buttons[0].value != "leave":
+                return
+            before = self.game(pk).version
+            self.post("A", form, button=form.buttons[0])
+            if self.game(pk).version == before:
+                return  # too few players would be left (leave_or_come_back checks why)
+            mgame.seats[position].active = False
+            self.touched.add(pk)
+        pk, position = self.seats_left()[i % len(self.seats_left())]
         mgame = self.games[pk]
-        position = p % len(mgame.seats)
         seat = mgame.seats[position]
         who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, "players/"))
+        offered = {
+            int(dict(f.defaults())["position"])
+            for f in page.forms
+            if dict(f.defaults()).get("form") == "takeover"
+        }
+        assert offered == {pos for g, pos in self.seats_left() if g == pk}, (
+            "takeover offered wrongly"
+        )
         form = self.players_form(pk, who, "takeover", position)
-        offered = not seat.active and not seat.before and not mgame.finished
-        assert (form is not None) == offered, f"takeover of seat {position} offered wrongly"
-        if form is None:
-            return
+        assert form is not None
         new = name
         game = self.game(pk)
         fits = len(mgame.active_positions()) < get_variant(mgame.variant).max_players
