@@ -113,3 +113,17 @@ def test_a_player_who_comes_back_before_the_end_is_ranked_by_total_again(client)
     Seat.objects.filter(game=game, name="Marek").update(active=True)
     game.recompute_totals()
     assert Seat.objects.get(game=game, name="Marek").place == 1
+
+
+def test_the_circles_year_gives_the_win_to_anna_not_to_marek(client):
+    circle = CircleFactory()
+    game = marek_leaves(circle)
+    year = game.finished_at.year
+    body = client.get(f"/en/circles/{circle.viewer_token}/year/{year}/").content.decode()
+    wins = {
+        html.unescape(name): int(re.search(r"<dt>Wins</dt><dd>(\d+)</dd>", stats).group(1))
+        for name, stats in re.findall(
+            r'<h3 class="year-name">([^<]+)</h3>\s*<dl class="stats">(.*?)</dl>', body, re.S
+        )
+    }
+    assert wins == {"Anna": 1, "Ben": 0, "Cleo": 0, "Marek": 0}
