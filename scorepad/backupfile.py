@@ -356,6 +356,7 @@ def schema(old: bool) -> Record:
         else {
             "circle": Column(Game, "circle", optional=True),
             "seats": Items(Column(Seat, "person", optional=True)),
+            "before_seats": Items(Column(Seat, "before_person", optional=True), optional=True),
         }
     )
     games = Record(

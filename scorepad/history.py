@@ -79,6 +79,14 @@ def describe(side: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return ", ".join(parts)
 
 
+def took_over(name: str, before: str, deal: int) -> str:
+    """ "Ola took over from Marek after deal 6.": the history, the sheet and the share text."""
+    values = {"name": name, "before": before, "deal": deal}
+    if deal:
+        return _("%(name)s took over from %(before)s after deal %(deal)s.") % values
+    return _("%(name)s took over from %(before)s before the first deal.") % values
+
+
 def table_note(kind: str, details: Mapping[str, Any]) -> str:
     """One line for a change of the table: who joined, left, came back or was renamed, the
     target; or that the target was reached."""
@@ -89,6 +97,12 @@ def table_note(kind: str, details: Mapping[str, Any]) -> str:
         }
     if kind in ("left", "returned"):
         return text(details.get("name"))
+    if kind == "took_over":
+        return took_over(
+            text(details.get("name")) or "?",
+            text(details.get("before")) or "?",
+            number(details.get("deal")) or 0,
+        )
     if kind == "renamed":
         before, after = details.get("before"), details.get("after")
         # Kept as the old and the new name; a mapping from another shape names them too.

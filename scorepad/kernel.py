@@ -211,6 +211,7 @@ class Event(models.Model):
             "joined": _("Player joined"),
             "left": _("Player left"),
             "returned": _("Player back at the table"),
+            "took_over": _("Seat taken over"),
             "renamed": _("Player renamed"),
             "target": _("Target set"),
             "finished": _("Game ended"),

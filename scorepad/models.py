@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import F, Min, Prefetch
+from django.db.models import F, Max, Min, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -152,10 +152,16 @@ class Circle(Shared):
             person, target = circle._person(pk), circle._person(into)
             if person.pk == target.pk:
                 raise StaleVersion
+            # A seat played before a newcomer took it over counts as a seat of both.
             mine = set(
-                Seat.objects.filter(person__in=person.family()).values_list("game", flat=True)
+                Seat.objects.filter(
+                    Q(person__in=person.family()) | Q(before_person__in=person.family())
+                ).values_list("game", flat=True)
             )
-            theirs = Seat.objects.filter(person__in=target.family(), game__in=mine)
+            theirs = Seat.objects.filter(
+                Q(person__in=target.family()) | Q(before_person__in=target.family()),
+                game__in=mine,
+            )
             if theirs.exists():
                 raise SameGame
             pauses.point("merge.write")
@@ -257,8 +263,10 @@ class Person(models.Model):
 
 def seated_twice(game: Game, person: Person) -> bool:
     """Whether someone who counts as ``person`` (the same person, merged in either way)
-    sits at ``game`` already."""
-    return game.seats.filter(person__in=person.root().family()).exists()
+    sits at ``game`` already, or played a seat of it before a newcomer took it over (one
+    person, one place in a game's records)."""
+    family = person.root().family()
+    return game.seats.filter(Q(person__in=family) | Q(before_person__in=family)).exists()
 
 
 def roots(circle_id: int) -> dict[int, int]:
@@ -470,7 +478,8 @@ class Game(Shared):
         order = [s.position for s in seats]
         totals = running_totals(per_deal, order)[-1] if per_deal else dict.fromkeys(order, 0)
         totals = {s.position: totals[s.position] + s.start for s in seats}
-        places = {st.player: st.place for st in standings(totals, self.variant)}
+        left = {s.position for s in seats if not s.active}
+        places = {st.player: st.place for st in standings(totals, self.variant, left)}
         for seat in seats:
             seat.total = totals[seat.position]
             seat.place = places[seat.position]
@@ -518,6 +527,38 @@ class Game(Shared):
 
         kind = "returned" if back else "left"
         return self.change(version=version, once=once, actor=actor, kind=kind, apply=apply)
+
+    def take_over(self, position: int, name: str, *, version: int, once: str, actor: Actor):
+        """A newcomer takes over the seat of a player who left, from the next deal: the seat
+        keeps its deals and total (the newcomer inherits it) and remembers who played it
+        before and their last deal. A name in a circle's game is matched as in ``join``."""
+
+        def apply(game: Game) -> dict[str, Any]:
+            nonlocal name
+            seat = game.seats.get(position=position)
+            if game.is_finished or seat.active or seat.before_name:
+                raise StaleVersion  # another phone brought them back, or was first
+            person = None
+            if game.circle_id is not None:
+                circle = Circle.objects.get(pk=game.circle_id)
+                circle.lock()  # as in ``join``: a merge or another new name waits
+                person = circle.person_for(name)
+                if seated_twice(game, person):
+                    raise StaleVersion
+                name = person.name
+            played = DealScore.objects.filter(deal__game=game, seat=seat)
+            until = played.aggregate(last=Max("deal__number"))["last"] or 0
+            Seat.objects.filter(pk=seat.pk).update(
+                name=name,
+                person=person,
+                active=True,
+                before_name=seat.name,
+                before_person=seat.person,
+                before_until=until,
+            )
+            return {"position": position, "before": seat.name, "name": name, "deal": until}
+
+        return self.change(version=version, once=once, actor=actor, kind="took_over", apply=apply)
 
     def rename(self, position: int, name: str, *, version: int, once: str, actor: Actor):
         """A seat's name, in this game alone (a person of a circle is renamed by the circle)."""
@@ -732,6 +773,15 @@ class Seat(models.Model):
     # deal when it has a score in it (scorepad/sheet.py).
     start = models.IntegerField(default=0)
     active = models.BooleanField(default=True)
+    # A newcomer who took over the seat of a player who left (Game.take_over): the seat's
+    # deals and total stay the seat's, so the newcomer inherits the total; ``before_name``,
+    # ``before_person`` (a circle's game) and ``before_until`` (the last deal they played, 0:
+    # none) say who played it before. A seat is taken over once.
+    before_name = models.CharField(max_length=NAME_MAX, blank=True, default="")
+    before_person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    before_until = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]

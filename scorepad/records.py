@@ -23,10 +23,16 @@ def game_records(person: Person) -> list[GameRecord]:
     """
     who = roots(person.circle_id)
     family = [pk for pk, root in who.items() if root == who[person.pk]]
-    variants = Seat.objects.filter(person__in=family).values("game__variant_id")
+    # Their seats, and the seats they played before a newcomer took them over.
+    sat = Q(person__in=family) | Q(before_person__in=family)
+    variants = Seat.objects.filter(sat).values("game__variant_id")
     games = (
         Game.objects.filter(circle_id=person.circle_id, variant_id__in=variants)
-        .filter(Q(status=Game.Status.FINISHED) | Q(seats__person__in=family))
+        .filter(
+            Q(status=Game.Status.FINISHED)
+            | Q(seats__person__in=family)
+            | Q(seats__before_person__in=family)
+        )
         .distinct()
         .order_by(F("finished_at").asc(nulls_last=True), "created_at", "pk")
         .prefetch_related(
@@ -70,19 +76,42 @@ def _record(game: Game, who: dict[int, int], evening: int | None = None) -> Game
     positions = {s.pk: s.position for s in seats}
     # A seat with no person (a damaged row) is its own player of this game.
     player_at = {s.position: who.get(s.person_id or 0, f"seat{s.pk}") for s in seats}
+    # A seat taken over: its deals up to ``before_until`` are the one who played it before,
+    # a player who left (unless they sit at another seat now); the newcomer starts with the
+    # total they inherit.
+    before_at = {
+        s.position: who.get(s.before_person_id or 0, f"before{s.pk}")
+        for s in seats
+        if s.before_name and who.get(s.before_person_id or 0) not in player_at.values()
+    }
+    until = {s.position: s.before_until or 0 for s in seats if s.position in before_at}
+    start = {player_at[s.position]: s.start for s in seats}
     classic = game.variant_id == CLASSIC
     deals: list[Mapping[Hashable, int]] = []
     for deal in game.deals.all():
         if deal.is_abandoned or deal.flaw(positions, classic) is not None:
             continue
         # The players of a deal are the seats with a score in it (players come and go).
-        deals.append({player_at[positions[s.seat_id]]: s.points for s in deal.scores.all()})
+        played: dict[Hashable, int] = {}
+        for score in deal.scores.all():
+            position = positions[score.seat_id]
+            if deal.number <= until.get(position, 0):
+                played[before_at[position]] = score.points
+                start[player_at[position]] += score.points  # inherited
+            else:
+                played[player_at[position]] = score.points
+        deals.append(played)
+    for position, before in before_at.items():
+        start[before] = next(s.start for s in seats if s.position == position)
     return GameRecord(
         key=game.pk,
         variant=game.variant_id,
-        players=tuple(player_at[s.position] for s in seats),
+        players=(*(player_at[s.position] for s in seats), *before_at.values()),
         deals=tuple(deals),
         finished=game.is_finished,
-        start={player_at[s.position]: s.start for s in seats if s.start},
+        start={player: n for player, n in start.items() if n},
         evening=evening,
+        left=frozenset(
+            [*(player_at[s.position] for s in seats if not s.active), *before_at.values()]
+        ),
     )

@@ -85,6 +85,7 @@ class Result:
     places: list[Place]
     payments: list[tuple[str, str, str]] = field(default_factory=list)  # payer, payee, amount
     note: str = ""  # "Money at 0,10 per point.", "The balances ... were carried ..."
+    left: list[str] = field(default_factory=list)  # "Marek left after deal 6."
     so_far: bool = False
     filename: str = "result"  # without its extension: no link in it
     language: str = "en"
@@ -109,6 +110,8 @@ class Result:
     def text(self) -> str:
         """The text for the chat: the summary, who pays whom, and the note."""
         lines = [self.summary]
+        if self.left:
+            lines.append(" ".join(self.left))
         if self.payments:
             lines.append(" · ".join(pays(*payment) for payment in self.payments))
         if self.note:
@@ -220,6 +223,7 @@ def game_result(sheet: Sheet) -> Result:
         places=places,
         payments=payments,
         note=note,
+        left=sheet.left_lines,
         filename=_filename(game.variant_id, game.created_at, game.pk),
         language=translation.get_language() or "en",
     )
@@ -301,6 +305,24 @@ def bgstats_play(sheet: Sheet) -> dict:
                 "startPlayer": seat.position == starter,
             }
         )
+    # Who played a seat before a newcomer took it over left the game: after everyone.
+    rank = len(players) + 1
+    for seat in sheet.seats:
+        if seat.before_name:
+            person = who.get(seat.before_person_id) if seat.before_person_id is not None else None
+            players.append(
+                {
+                    "name": seat.before_name,
+                    "score": str(sheet.before_totals[seat.position]),
+                    "winner": False,
+                    "rank": rank,
+                    "sourcePlayerId": f"person-{person}"
+                    if person
+                    else f"before-{seat.position + 1}",
+                    "seatOrder": seat.position + 1,
+                    "startPlayer": False,
+                }
+            )
     return {
         "sourceName": "Continental",
         # The same game sent twice is one play in BG Stats: its id here, never a link.

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from rules.engine.dealing import dealers, next_playing
 from rules.engine.evening import game_money
@@ -28,6 +29,7 @@ from rules.i18n import engine_message
 
 from . import charts
 from .charts import MARKS, signed
+from .history import took_over
 from .models import Deal, Game, Seat
 
 
@@ -116,6 +118,9 @@ class Sheet:
     ahead: list[DealInfo] = field(default_factory=list)
     leaders: set[int] = field(default_factory=set)  # seat positions in first place
     heads: list[Head] = field(default_factory=list)  # in seat order
+    # The players not at the table now, each with the last deal they played (0: none): "left
+    # after deal 6". They are ranked after the others (rules/engine/scoring.py standings).
+    left_after: dict[int, int] = field(default_factory=dict)
 
     @property
     def ahead_end(self) -> int | None:
@@ -160,6 +165,55 @@ class Sheet:
     @property
     def winner_names(self) -> list[str]:
         return [seat.name for seat in self.winners]
+
+    @property
+    def left_notes(self) -> dict[int, str]:
+        """Each player not at the table, by seat position: "left after deal 6"."""
+        return {
+            pos: gettext("left after deal %(deal)s") % {"deal": deal}
+            if deal
+            else gettext("left before the first deal")
+            for pos, deal in self.left_after.items()
+        }
+
+    @property
+    def took_over_notes(self) -> dict[int, str]:
+        """Each seat a newcomer took over, by position: who took over from whom after which deal."""
+        return {
+            seat.position: took_over(seat.name, seat.before_name, seat.before_until or 0)
+            for seat in self.seats
+            if seat.before_name
+        }
+
+    @property
+    def before_totals(self) -> dict[int, int]:
+        """Each seat a newcomer took over, by position: the total of the one who played it
+        before, when they left (the total the newcomer inherited)."""
+        out = {}
+        for i, seat in enumerate(self.seats):
+            if seat.before_name:
+                until = min(seat.before_until or 0, len(self.rows))
+                out[seat.position] = self.rows[until - 1].cells[i].total if until else seat.start
+        return out
+
+    @property
+    def left_lines(self) -> list[str]:
+        """Who took over a seat and who left when, in seat order, each a sentence of the
+        share text."""
+        lines = []
+        taken = self.took_over_notes
+        for seat in self.seats:
+            if seat.position in taken:
+                lines.append(taken[seat.position])
+            if seat.position not in self.left_after:
+                continue
+            deal = self.left_after[seat.position]
+            values = {"name": seat.name, "deal": deal}
+            if deal:
+                lines.append(gettext("%(name)s left after deal %(deal)s.") % values)
+            else:
+                lines.append(gettext("%(name)s left before the first deal.") % values)
+        return lines
 
     @property
     def seat_names(self) -> list[str]:
@@ -298,7 +352,15 @@ def build_sheet(game: Game) -> Sheet:
             )
         )
     final = running[-1] if running else dict(start)
-    ranked = standings(final, game.variant)
+    left_after = {
+        s.position: max(
+            (deal.number for deal, who in zip(deals, playing, strict=False) if s.position in who),
+            default=0,
+        )
+        for s in seats
+        if not s.active
+    }
+    ranked = standings(final, game.variant, set(left_after))
     table = [(by_pos[st.player], st) for st in ranked]
     ahead = deals_ahead(game, order, by_pos, playing)
     leaders = {st.player for st in ranked if st.place == 1} if deals else set()
@@ -317,6 +379,7 @@ def build_sheet(game: Game) -> Sheet:
         ahead=ahead,
         leaders=leaders,
         heads=heads,
+        left_after=left_after,
     )
 
 

@@ -51,6 +51,8 @@ class GameRecord:
     finished: bool
     start: Mapping[P, int] = field(default_factory=dict)  # starting totals of who joined late
     evening: Hashable | None = None  # the evening it counts in, if any
+    # The players who left the table and were not back at it: ranked after the others.
+    left: frozenset[P] = frozenset()
 
     def places(self) -> dict[P, int]:
         """Each player's place from the totals of the counted deals and the starting totals
@@ -62,7 +64,8 @@ class GameRecord:
             else dict.fromkeys(self.players, 0)
         )
         totals = {p: totals[p] + self.start.get(p, 0) for p in self.players}
-        return {s.player: s.place for s in standings(totals, get_variant(self.variant))}
+        variant = get_variant(self.variant)
+        return {s.player: s.place for s in standings(totals, variant, self.left)}
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,11 @@ def export_document(sheet: Sheet) -> dict[str, Any]:
         # in every deal, each starting at 0).
         "starts": [s.start for s in sheet.seats],
         "left": [s.name for s in sheet.seats if not s.active],
+        # Each seat a newcomer took over: who played it before, and their last deal.
+        "took_over": [
+            {"name": s.before_name, "deal": s.before_until or 0} if s.before_name else None
+            for s in sheet.seats
+        ],
         "target_score": game.target_score,
         "target_deals": game.target_deals,
         "deals": [
@@ -304,6 +309,18 @@ def import_game(
     return game
 
 
+def _handed_over(item: object) -> bool:
+    """An export's note of a seat taken over: the name before, and their last deal."""
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("name"), str)
+        and bool(normal_name(item["name"]))
+        and isinstance(item.get("deal"), int)
+        and not isinstance(item.get("deal"), bool)
+        and 0 <= item["deal"] < 10**4
+    )
+
+
 def _come_and_go(game: Game, seats: list[Seat], document: dict) -> None:
     """The starting totals, the players who left and the target of a file, when it has them."""
     starts = document.get("starts")
@@ -323,7 +340,18 @@ def _come_and_go(game: Game, seats: list[Seat], document: dict) -> None:
     gone = {normal_name(name) for name in left if isinstance(name, str)}
     for seat in seats:
         seat.active = seat.name not in gone
-    Seat.objects.bulk_update(seats, ["start", "active"])
+    took_over = document.get("took_over") or [None] * len(seats)
+    _require(
+        isinstance(took_over, list)
+        and len(took_over) == len(seats)
+        and all(item is None or _handed_over(item) for item in took_over),
+        _("Who took over a seat is not readable in the export."),
+    )
+    for seat, item in zip(seats, took_over, strict=True):
+        if item is not None:
+            seat.before_name = normal_name(item["name"])
+            seat.before_until = item["deal"]
+    Seat.objects.bulk_update(seats, ["start", "active", "before_name", "before_until"])
     if game.can_have_target:
         for field, digits in (("target_score", 6), ("target_deals", 3)):
             value = document.get(field)

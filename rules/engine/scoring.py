@@ -9,7 +9,7 @@ order of the players it is given, so its output is deterministic. Bad input rais
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Generic, TypeGuard, TypeVar
@@ -583,11 +583,16 @@ def running_totals(
     return out
 
 
-def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing[K]]:
+def standings(
+    totals: Mapping[K, int], variant: Variant, left: Collection[K] = ()
+) -> list[Standing[K]]:
     """Players by place: the lowest total first in penalty games, the highest in classic.
 
     Tied players share a place and keep the order they are given in; the next place skips
-    (1, 1, 3).
+    (1, 1, 3). A player in ``left`` (who left the table and is not at it now) is ranked
+    after every player at the table, the players who left among themselves by total as
+    usual: a player who left cannot win (the app's choice, docs/rules.md). When nobody is
+    at the table, everybody is ranked by total.
     """
     keys = list(totals)
     for key in keys:
@@ -595,18 +600,24 @@ def standings(totals: Mapping[K, int], variant: Variant) -> list[Standing[K]]:
             raise ScoreError(
                 gettext_noop("the total of %(player)s must be a whole number"), player=key
             )
+    gone = {key for key in keys if key in left}
+    if len(gone) == len(keys):
+        gone = set()
     sign = -1 if variant.scoring == "payment" else 1
-    ordered = sorted(keys, key=lambda k: sign * totals[k])
+    ordered = sorted(keys, key=lambda k: (k in gone, sign * totals[k]))
     out: list[Standing[K]] = []
     for i, key in enumerate(ordered):
-        place = out[-1].place if out and totals[key] == out[-1].total else i + 1
+        tied = (
+            bool(out) and totals[key] == out[-1].total and (key in gone) == (out[-1].player in gone)
+        )
+        place = out[-1].place if tied else i + 1
         out.append(Standing(key, totals[key], place))
     return out
 
 
-def winners(totals: Mapping[K, int], variant: Variant) -> list[K]:
-    """The players in first place (several when tied)."""
-    return [s.player for s in standings(totals, variant) if s.place == 1]
+def winners(totals: Mapping[K, int], variant: Variant, left: Collection[K] = ()) -> list[K]:
+    """The players in first place (several when tied); never one who left (``standings``)."""
+    return [s.player for s in standings(totals, variant, left) if s.place == 1]
 
 
 __all__ = [

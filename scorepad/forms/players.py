@@ -38,6 +38,33 @@ class ChangeForm(VersionedChange):
             raise forms.ValidationError(_("%(name)s is already at this table.") % {"name": name})
         return name
 
+    def _newcomer(self, name: str) -> str:
+        """The name of someone who sits down (joins, or takes over a seat), unless they sit
+        here already."""
+        name = self._free(name)
+        if self.game.circle is not None:
+            # In a circle's game the name is a person of the circle (Game.join): one who
+            # sits here already, under another seat name or merged, does not sit twice.
+            person = self.game.circle.find(name)
+            sitting = {s.person_id for s in self.seats} | {s.before_person_id for s in self.seats}
+            if person is not None and sitting & set(person.family()):
+                raise forms.ValidationError(
+                    _("%(name)s is already at this table.") % {"name": person.name}
+                )
+        return name
+
+    def _room_for_one_more(self) -> None:
+        """The table can take one more player, and the game has not ended."""
+        variant = self.game.variant
+        if len([s for s in self.seats if s.active]) >= variant.max_players:
+            self.add_error(
+                None,
+                _("%(n)d players are the most this game is played with.")
+                % {"n": variant.max_players},
+            )
+        if self.game.is_finished:
+            self.add_error(None, _("The game has ended: resume it to add a player."))
+
 
 class JoinForm(ChangeForm):
     name = NameField(label=_("Name"), empty=_("Enter a name."))
@@ -67,29 +94,11 @@ class JoinForm(ChangeForm):
             del self.fields["start"], self.fields["start_points"]
 
     def clean_name(self) -> str:
-        name = self._free(self.cleaned_data["name"])
-        if self.game.circle is not None:
-            # In a circle's game the name is a person of the circle (Game.join): one who
-            # sits here already, under another seat name or merged, does not sit twice.
-            person = self.game.circle.find(name)
-            sitting = {s.person_id for s in self.seats}
-            if person is not None and sitting & set(person.family()):
-                raise forms.ValidationError(
-                    _("%(name)s is already at this table.") % {"name": person.name}
-                )
-        return name
+        return self._newcomer(self.cleaned_data["name"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        variant = self.game.variant
-        if len([s for s in self.seats if s.active]) >= variant.max_players:
-            self.add_error(
-                None,
-                _("%(n)d players are the most this game is played with.")
-                % {"n": variant.max_players},
-            )
-        if self.game.is_finished:
-            self.add_error(None, _("The game has ended: resume it to add a player."))
+        self._room_for_one_more()
         choice = data.get("start") or START_WORST
         start = 0
         if self.penalties:
@@ -108,30 +117,50 @@ class JoinForm(ChangeForm):
         return data
 
 
-class RenameForm(ChangeForm):
+class SeatNameForm(ChangeForm):
+    """A name for one seat of the table: the seat is checked first (``usable``), then the
+    name (``named``)."""
+
     position = forms.IntegerField(widget=forms.HiddenInput)
-    # The seat is checked first, then the name (RenameForm.clean).
     name = NameField(label=_("New name"), empty=_("Enter a name."), deferred=True)
+    box = ""  # the name box's id before the seat's number (templates/scorepad/seats.html)
 
     def control_id(self, name: str) -> str:
-        """The name box of the seat renamed (templates/scorepad/seats.html numbers them)."""
+        """The name box of the seat (templates/scorepad/seats.html numbers them)."""
         if name == "name":
-            return f"rename-{self.data.get('position', '')}"
+            return f"{self.box}-{self.data.get('position', '')}"
         return super().control_id(name)
+
+    def usable(self, seat: Seat | None) -> bool:
+        raise NotImplementedError
+
+    def named(self, name: str, seat: Seat) -> str:
+        raise NotImplementedError
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         seat = next((s for s in self.seats if s.position == data.get("position")), None)
-        if seat is None:
-            self.add_error(None, _("That player is not at this table."))
+        if not self.usable(seat) or seat is None:
             return data
         try:
             name = cast(NameField, self.fields["name"]).name(self.data.get("name", ""))
-            data["name"] = self._free(name, keep=seat)
+            data["name"] = self.named(name, seat)
         except forms.ValidationError as exc:
             self.add_error("name", exc)
         data["seat"] = seat
         return data
+
+
+class RenameForm(SeatNameForm):
+    box = "rename"
+
+    def usable(self, seat: Seat | None) -> bool:
+        if seat is None:
+            self.add_error(None, _("That player is not at this table."))
+        return seat is not None
+
+    def named(self, name: str, seat: Seat) -> str:
+        return self._free(name, keep=seat)
 
 
 class LeaveForm(ChangeForm):
@@ -160,6 +189,23 @@ class LeaveForm(ChangeForm):
             )
         data["seat"] = seat
         return data
+
+
+class TakeOverForm(SeatNameForm):
+    """A newcomer takes over the seat of a player who left: the seat's total is theirs."""
+
+    name = NameField(label=_("Name"), empty=_("Enter a name."), deferred=True)
+    box = "takeover"
+
+    def usable(self, seat: Seat | None) -> bool:
+        if seat is None or seat.active or seat.before_name:
+            self.add_error(None, _("Only the seat of a player who left can be taken over, once."))
+            return False
+        self._room_for_one_more()
+        return True
+
+    def named(self, name: str, seat: Seat) -> str:
+        return self._newcomer(name)
 
 
 class TargetForm(ChangeForm):

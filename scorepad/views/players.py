@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from datetime import datetime
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Case, Count, F, Max, Min, Q, Sum, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,20 +26,38 @@ from ..stats import circle_year as year_figures
 from ..stats import player_records, rating_chart
 
 
+def _games(circle, person: str, wins):
+    """Per person (``person``: the seat's column naming them) and variant: the games, the
+    finished ones and the wins."""
+    return (
+        Seat.objects.filter(game__circle=circle, **{f"{person}__isnull": False})
+        .values(person, "game__variant_id")
+        .annotate(
+            games=Count("id"),
+            finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
+            wins=wins,
+        )
+    )
+
+
 @require_safe
 @circle_view()
 def player_list(request: HttpRequest, access: Access) -> HttpResponse:
     circle = access.circle
     who = roots(circle.pk)
     people = {p.pk: p for p in circle.people()}
-    games = (
-        Seat.objects.filter(game__circle=circle, person__isnull=False)
-        .values("person_id", "game__variant_id")
-        .annotate(
-            games=Count("id"),
-            finished=Count("id", filter=Q(game__status=Game.Status.FINISHED)),
-            wins=Count("id", filter=Q(game__status=Game.Status.FINISHED, place=1)),
-        )
+    finished = Q(game__status=Game.Status.FINISHED)
+    games = _games(circle, "person_id", Count("id", filter=finished & Q(place=1)))
+    # Who played a seat before a newcomer took it over played the game and left: no win.
+    before = _games(circle, "before_person_id", Value(0))
+    # A deal is the player's who played the seat in it: the one before, up to their last.
+    played_by = Case(
+        When(
+            seat__before_person__isnull=False,
+            deal__number__lte=F("seat__before_until"),
+            then=F("seat__before_person_id"),
+        ),
+        default=F("seat__person_id"),
     )
     deals = (
         DealScore.objects.filter(
@@ -47,7 +65,8 @@ def player_list(request: HttpRequest, access: Access) -> HttpResponse:
             seat__person__isnull=False,
             deal__status=Deal.Status.SCORED,
         )
-        .values("seat__person_id", "seat__game__variant_id")
+        .annotate(played_by=played_by)
+        .values("played_by", "seat__game__variant_id")
         .annotate(
             deals=Count("id"),
             total=Sum("points"),
@@ -56,13 +75,13 @@ def player_list(request: HttpRequest, access: Access) -> HttpResponse:
         )
     )
     records: dict[tuple[int, str], dict] = {}
-    for row in games:
+    for row in [*games, *({**r, "person_id": r["before_person_id"]} for r in before)]:
         key = (who[row["person_id"]], row["game__variant_id"])
         record = records.setdefault(key, {"games": 0, "finished": 0, "wins": 0})
         for field in ("games", "finished", "wins"):
             record[field] += row[field]
     for row in deals:
-        key = (who[row["seat__person_id"]], row["seat__game__variant_id"])
+        key = (who[row["played_by"]], row["seat__game__variant_id"])
         record = records.setdefault(key, {"games": 0, "finished": 0, "wins": 0})
         payment = get_variant(key[1]).scoring == "payment"
         best = row["high"] if payment else row["low"]

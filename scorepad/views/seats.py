@@ -17,12 +17,18 @@ from rules.facts import NAMES
 from ..access import Access, game_view
 from ..forms.change import once_token
 from ..forms.data import small_int
-from ..forms.players import JoinForm, LeaveForm, RenameForm, TargetForm
+from ..forms.players import JoinForm, LeaveForm, RenameForm, TakeOverForm, TargetForm
 from ..models import Event
 from .writes import ERROR, INFO, already_done, answer, incomplete, used_once, write
 
 PAGE = "game-players"
-FORMS = {"join": JoinForm, "rename": RenameForm, "leave": LeaveForm, "target": TargetForm}
+FORMS = {
+    "join": JoinForm,
+    "takeover": TakeOverForm,
+    "rename": RenameForm,
+    "leave": LeaveForm,
+    "target": TargetForm,
+}
 
 
 def _page(request: HttpRequest, access: Access, bound=None, notice="", status=200):
@@ -71,6 +77,16 @@ def _change(form, access: Access) -> tuple[Callable[..., Event], str]:
             "n": data["start_total"],
         }
         return partial(game.join, data["name"], data["start_total"]), done
+    if isinstance(form, TakeOverForm):
+        seat = data["seat"]
+        done = _(
+            "%(name)s takes over from %(before)s from the next deal, with the total %(n)d."
+        ) % {
+            "name": data["name"],
+            "before": seat.name,
+            "n": seat.total,
+        }
+        return partial(game.take_over, seat.position, data["name"]), done
     if isinstance(form, RenameForm):
         before = data["seat"].name
         done = _("%(before)s is now called %(after)s.") % {"before": before, "after": data["name"]}

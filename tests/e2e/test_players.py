@@ -39,8 +39,8 @@ def test_a_player_joins_one_leaves_and_the_target_ends_the_game(page):
     # Ben, who left, is marked on the sheet and in the standings
     ben_head = page.locator("#sheet thead th", has_text="Ben")
     expect(ben_head.locator(".left-mark")).to_be_visible()
-    expect(page.locator(".standings li", has_text="Ben")).to_contain_text("not at the table")
-    expect(page.locator(".standings li", has_text="Anna")).not_to_contain_text("not at the table")
+    expect(page.locator(".standings li", has_text="Ben")).to_contain_text("left after deal 1")
+    expect(page.locator(".standings li", has_text="Anna")).not_to_contain_text("left after")
     page.locator("#sheet .actions a.button.big").click()
     form = page.locator(".deal-form")
     expect(form.locator("#id_points_1")).to_have_count(0)  # Ben is away
@@ -53,3 +53,24 @@ def test_a_player_joins_one_leaves_and_the_target_ends_the_game(page):
     game = Game.objects.get(pk=game.pk)
     assert game.is_finished
     assert [s.total for s in game.seats.order_by("position")] == [0, 20, 65, 45]
+
+
+def test_a_newcomer_takes_over_the_seat_of_a_player_who_left_with_its_total(page):
+    game = GameFactory(variant_id="romme", players=["Anna", "Ben", "Cleo"])
+    record_penalty(game, 0, {1: 5, 2: 35})
+    page.goto(f"{page.base}/en/games/{game.editor_token}/players/")
+    page.get_by_role("button", name="Ben leaves the table").click()
+    page.get_by_role("button", name="Yes, Ben leaves").click()
+    expect(page.locator(".messages")).to_contain_text("Ben left the table")
+    page.get_by_label("Someone new takes over the seat of Ben").fill("Eva")
+    page.get_by_role("button", name="Take over with the total 5").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "Eva takes over from Ben from the next deal, with the total 5."
+    )
+    expect(page.get_by_label("Someone new takes over the seat of Ben")).to_have_count(0)
+    page.get_by_role("link", name="Back to the sheet").click()
+    expect(page.locator("#sheet thead")).to_contain_text("Eva")
+    eva = page.locator(".standings li", has_text="Eva")
+    expect(eva).to_contain_text("Eva took over from Ben after deal 1.")
+    expect(eva.locator(".total")).to_have_text("5")  # Ben's total goes on as Eva's
+    expect(page.locator(".standings li")).to_have_count(3)  # Ben's seat is Eva's

@@ -522,3 +522,37 @@ def test_highest_total_wins_the_classic_game():
 def test_no_players_no_winners():
     assert standings({}, classic) == []
     assert winners({}, nordic) == []
+
+
+# --- players who left (docs/rules.md, Choices: "All games: a player who left ...") ----------------
+
+
+def test_marek_who_left_after_deal_6_with_the_lowest_total_does_not_win():
+    """The worked example of issue 45: Marek left a Nordic game after deal 6 with 45 points,
+    the lowest total; Anna ends at 80, Ben at 120, Cleo at 95. Anna wins; Marek is last."""
+    totals = {"Anna": 80, "Ben": 120, "Cleo": 95, "Marek": 45}
+    assert standings(totals, nordic, left={"Marek"}) == [
+        Standing("Anna", 80, 1),
+        Standing("Cleo", 95, 2),
+        Standing("Ben", 120, 3),
+        Standing("Marek", 45, 4),
+    ]
+    assert winners(totals, nordic, left={"Marek"}) == ["Anna"]
+
+
+def test_players_who_left_rank_among_themselves_by_total_and_never_tie_a_finisher():
+    totals = {"a": 10, "b": 10, "c": 5, "d": 30, "e": 5}
+    assert standings(totals, classic, left={"a", "c", "e"}) == [
+        Standing("d", 30, 1),
+        Standing("b", 10, 2),
+        Standing("a", 10, 3),
+        Standing("c", 5, 4),
+        Standing("e", 5, 4),
+    ]
+    assert winners(totals, classic, left={"a", "c", "e"}) == ["d"]
+
+
+def test_when_nobody_is_left_at_the_table_the_totals_alone_rank():
+    totals = {"a": 40, "b": 25}
+    assert standings(totals, romme, left={"a", "b"}) == standings(totals, romme)
+    assert winners(totals, romme, left={"x"}) == ["b"]

@@ -42,7 +42,7 @@ def test_a_newcomers_chart_line_starts_where_they_sat_down(romme):
 def test_who_left_is_marked_on_the_sheet_and_in_the_standings(romme):
     phone = own(Client(), romme)
     change(phone, romme, "leave", position=1, op="leave")
-    for lang, words in (("en", "not at the table"), ("de", "nicht am Tisch")):
+    for lang, words in (("en", "left after deal 2"), ("de", "nach Runde 2 gegangen")):
         page = phone.get(f"/{lang}/games/{romme.editor_token}/").content.decode()
         head = page[page.index("<thead>") : page.index("</thead>")]
         assert head.count('class="left-mark"') == 1

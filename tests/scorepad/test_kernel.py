@@ -160,7 +160,7 @@ def test_the_backup_is_format_3_and_a_token_is_once_across_the_file(things, tmp_
     out = tmp_path / "backup.json"
     call_command("backup", "export", str(out))
     document = json.loads(out.read_text())
-    assert document["format_version"] == 3
+    assert document["format_version"] == 4
     for entry in document["evenings"][0]["history"]:
         if entry["form_token"] == "tok-b":
             entry["form_token"] = "tok-a"  # the game's token again, in the evening's history

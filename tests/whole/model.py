@@ -34,6 +34,7 @@ class MSeat:
     name: str
     start: int = 0
     active: bool = True
+    before: str = ""  # who played the seat before a newcomer took it over
 
 
 @dataclass
@@ -74,6 +75,14 @@ class MGame:
 
     def active_positions(self) -> list[int]:
         return [pos for pos, seat in enumerate(self.seats) if seat.active]
+
+    def winners(self) -> list[int]:
+        """The positions in first place: the best total among the players at the table (a
+        player who left cannot win, docs/rules.md); everybody's when nobody is."""
+        totals = self.totals()
+        ranked = self.active_positions() or list(range(len(self.seats)))
+        best = (max if self.is_classic else min)(totals[pos] for pos in ranked)
+        return [pos for pos in ranked if totals[pos] == best]
 
     # --- what each accepted write does ------------------------------------------------------
     def record(self, deal: MDeal) -> None:

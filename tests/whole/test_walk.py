@@ -78,7 +78,7 @@ WRITES = {
     "game-import": "export_and_import",
     "game-share": "replace_game_link",
     "game-end": "end_or_resume",
-    "game-players": "join|leave_or_come_back|rename|set_target",
+    "game-players": "join|leave_or_come_back|take_over|rename|set_target",
     "deal-new": "record_deal",
     "deal-undo": "undo",
     "deal-redo": "redo",
@@ -630,7 +630,9 @@ class Walk(RuleBasedStateMachine):
 
     # --- players who come and go -----------------------------------------------------------
     def players_form(self, pk: int, who: str, kind: str, position: int | None = None):
-        page = self.phones[who].get(self.url(pk, who, "players/"))
+        # Leaving asks first: the question (?leave=<seat>) holds the button that leaves.
+        ask = f"?leave={position}" if kind == "leave" else ""
+        page = self.phones[who].get(self.url(pk, who, "players/") + ask)
         assert page.status == 200, f"players page answered {page.status}"
         for form in page.forms:
             fields = dict(form.defaults())
@@ -667,12 +669,9 @@ class Walk(RuleBasedStateMachine):
         fits = len(mgame.active_positions()) < variant.max_players
         game = self.game(pk)
         if game.circle is not None:  # the circle's person of that name may sit here already
-            from scorepad.models import Seat
-
             # (Asked before the post: afterwards the newcomer sits there.)
             person = game.circle.find(name)
-            sits = person and Seat.objects.filter(game=game, person__in=person.family()).exists()
-            fits = fits and not sits
+            fits = fits and not (person and self.sat_here(game, person))
         before = self.game(pk).version
         self.post(who, form, values)
         after = self.game(pk).version
@@ -714,6 +713,86 @@ class Walk(RuleBasedStateMachine):
                 or (button.value == "back" and n >= variant.max_players)
                 or mgame.finished
             ), f"{button.value} of {position} refused at {n} players"
+
+    @staticmethod
+    def sat_here(game, person) -> bool:
+        """Whether the circle's ``person`` (merged or not) sits at ``game``, or played a seat
+        of it before a newcomer took it over: they do not sit down there again."""
+        from django.db.models import Q
+
+        from scorepad.models import Seat
+
+        family = person.family()
+        return Seat.objects.filter(
+            Q(person__in=family) | Q(before_person__in=family), game=game
+        ).exists()
+
+    def seats_left(self) -> list[tuple[int, int]]:
+        """(game, position) of each seat of an open game whose player left, not taken over."""
+        return [
+            (pk, pos)
+            for pk, g in sorted(self.games.items())
+            if not g.finished
+            for pos, s in enumerate(g.seats)
+            if not s.active and not s.before
+        ]
+
+    @rule(i=st.integers(0, 99), p=st.integers(0, 11), name=st.sampled_from(NAMES), b=st.booleans())
+    @precondition(lambda self: any(not g.finished for g in self.games.values()))
+    def take_over(self, i, p, name, b):
+        """A newcomer takes over the seat of a player who left: the seat's total goes on, its
+        name is the newcomer's, and it is taken over once (no seat at the table is offered).
+        When no seat is free, a player of an open game leaves first."""
+        if not self.seats_left():
+            pk = self.pick_game(i, open_only=True)
+            assert pk is not None
+            mgame = self.games[pk]
+            position = p % len(mgame.seats)
+            form = self.players_form(pk, "A", "leave", position)
+            if form is None or not form.buttons or form.buttons[0].value != "leave":
+                return
+            before = self.game(pk).version
+            self.post("A", form, button=form.buttons[0])
+            if self.game(pk).version == before:
+                return  # too few players would be left (leave_or_come_back checks why)
+            mgame.seats[position].active = False
+            self.touched.add(pk)
+        pk, position = self.seats_left()[i % len(self.seats_left())]
+        mgame = self.games[pk]
+        seat = mgame.seats[position]
+        who = self.editor_phone(pk, b)
+        page = self.phones[who].get(self.url(pk, who, "players/"))
+        offered = {
+            int(dict(f.defaults())["position"])
+            for f in page.forms
+            if dict(f.defaults()).get("form") == "takeover"
+        }
+        assert offered == {pos for g, pos in self.seats_left() if g == pk}, (
+            "takeover offered wrongly"
+        )
+        form = self.players_form(pk, who, "takeover", position)
+        assert form is not None
+        new = name
+        game = self.game(pk)
+        fits = len(mgame.active_positions()) < get_variant(mgame.variant).max_players
+        fits = fits and new.casefold() not in {s.name.casefold() for s in mgame.seats}
+        if game.circle is not None:
+            person = game.circle.find(new)
+            fits = fits and not (person and self.sat_here(game, person))
+        before = game.version
+        self.post(who, form, {"name": new})
+        after = self.game(pk).version
+        if not fits:
+            assert after == before, f"{new} took over seat {position} of a full table or twice"
+            return
+        assert after == before + 1, f"{new} could not take over seat {position}"
+        totals = mgame.totals()
+        sat = game.seats.get(position=position).name  # a circle's person: its spelling
+        seat.before, seat.name, seat.active = seat.name, sat, True
+        assert mgame.totals() == totals  # the newcomer inherits the seat's total
+        self.touched.add(pk)
+        if game.circle_id is not None:  # a new name is a new person of the circle
+            self.touched_circles.add(game.circle_id)
 
     @rule(i=st.integers(0, 99), p=st.integers(0, 11), name=st.sampled_from(NAMES), b=st.booleans())
     def rename(self, i, p, name, b):
@@ -1435,18 +1514,18 @@ class Walk(RuleBasedStateMachine):
             if mgame is None:
                 continue
             seats = list(Seat.objects.filter(game_id=game_pk).order_by("position"))
-            totals = mgame.totals()
-            best = max(totals) if mgame.is_classic else min(totals)
-            for seat, total in zip(seats, totals, strict=True):
-                if seat.person_id is None:
+            winners = mgame.winners()
+            # Who played a seat before a newcomer took it over played the game: no win.
+            played = [(seat.person_id, seat.position in winners) for seat in seats]
+            played += [(seat.before_person_id, False) for seat in seats]
+            for person, won in played:
+                if person is None:
                     continue
-                games, finished, wins = expected.setdefault(
-                    (who[seat.person_id], mgame.variant), [0, 0, 0]
-                )
-                expected[(who[seat.person_id], mgame.variant)] = [
+                games, finished, wins = expected.setdefault((who[person], mgame.variant), [0, 0, 0])
+                expected[(who[person], mgame.variant)] = [
                     games + 1,
                     finished + mgame.finished,
-                    wins + (mgame.finished and total == best),
+                    wins + (mgame.finished and won),
                 ]
         page = self.phones["C"].get(f"/en/circles/{circle.viewer_token}/players/")
         shown: dict[tuple[int, str], list[int]] = {}
@@ -1587,6 +1666,14 @@ class Walk(RuleBasedStateMachine):
         assert 'method="post"' not in page.html.lower(), "table mode offers a write"
         for name in {s.name for s in mgame.seats if s.active}:
             assert escape(name) in page.html, f"table mode lacks {name}"
+        # First place (the star, the BG Stats winner, the wins) is the rule's: never a
+        # player who left while others are at the table.
+        from scorepad.models import Seat
+
+        firsts = Seat.objects.filter(game_id=pk, place=1).order_by("position")
+        assert list(firsts.values_list("position", flat=True)) == mgame.winners(), (
+            f"first place is not the rule's winners {mgame.winners()}"
+        )
         picture = self.phones["C"].get(self.url(pk, "C", "result.svg", lang))
         if not (mgame.finished and mgame.deals):
             assert picture.status == 404, f"a result of a game in play: {picture.status}"

@@ -66,12 +66,14 @@ from scorepad.transfer import ImportProblem, export_document, import_game
 FORMAT = "continental-scorepad-backup"
 # 2: circles and their people; a seat names its person. 3: one history for every shared
 # thing (scorepad/kernel.py): a one-time token is used once across circles, games and
-# evenings.
-FORMAT_VERSION = 3
+# evenings. 4: a seat taken over names who played it before (``before_seats``, the person;
+# the name and the deal are in the game's export).
+FORMAT_VERSION = 4
 READS = (
     1,
     2,
     3,
+    4,
 )  # a backup of version 1 (players shared by name) restores its games outside circles
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
@@ -128,6 +130,7 @@ def export_game(game_id: int) -> dict[str, Any]:
         id=game.pk,
         circle=game.circle_id,
         seats=[seat.person_id for seat in sheet.seats],
+        before_seats=[seat.before_person_id for seat in sheet.seats],
         version=game.version,
         viewer_token=game.viewer_token,
         editor_token=game.editor_token,
@@ -330,7 +333,7 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
     _check_form_tokens(circles, "circle", "Circle")
     _check_form_tokens(games, "game", "Game")
     _check_form_tokens(evenings, "evening", "Evening")
-    _one_history(games, circles, evenings, strict=document.get("format_version") == FORMAT_VERSION)
+    _one_history(games, circles, evenings, strict=document.get("format_version") in (3, 4))
     with transaction.atomic():
         if Game.objects.exists() or Circle.objects.exists() or Evening.objects.exists():
             raise NotEmpty
@@ -380,7 +383,7 @@ def _check_form_tokens(items: list[Any], what: str, kind: str) -> None:
 
 
 def _one_history(*kinds: list[Any], strict: bool) -> None:
-    """A one-time token is used once across every history (format 3: a token twice is a
+    """A one-time token is used once across every history (format 3 on: a token twice is a
     damaged file). A backup of before kept three histories, which may share a token (a
     form's token sent to a game, then to an evening): the later entry keeps its place in the
     history without it, as migration 0012 did (games first, then circles, then evenings)."""
@@ -536,9 +539,19 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
             len({people[i].pk for i in seat_ids}) == len(seat_ids),
             "a person of the circle has two seats.",
         )
-        for seat, person in zip(seats, seat_ids, strict=True):
+        before_ids = entry.get("before_seats") or [None] * len(seats)
+        _check(
+            isinstance(before_ids, list)
+            and len(before_ids) == len(seats)
+            and all(
+                i is None or (i in people and people[i].circle_id == circle) for i in before_ids
+            ),
+            "a person who played a seat before is not in the game's circle.",
+        )
+        for seat, person, before in zip(seats, seat_ids, before_ids, strict=True):
             seat.person = people[person]
-        Seat.objects.bulk_update(seats, ["person"])
+            seat.before_person = people[before] if before is not None else None
+        Seat.objects.bulk_update(seats, ["person", "before_person"])
     _check(
         [s.total for s in seats] == entry.get("totals"),
         "the totals in the file do not match the deals.",
