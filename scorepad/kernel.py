@@ -18,7 +18,7 @@ So every write moves exactly one version and writes exactly one entry of the his
 thing's version is the number of entries of its history), a stale form changes nothing, and
 a form sent twice is saved once. What a change does after its commit (the viewers' kept sheet,
 ``scorepad/warm.py``) is the caller's, registered with ``transaction.on_commit``
-(``scorepad/writes.py``): nothing here reaches a request.
+(``scorepad/views/writes.py``): nothing here reaches a request.
 
 One table with a nullable foreign key per kind and a check that exactly one is set, rather
 than Django's generic relations: a thing's history is one indexed query, deleting the thing
