@@ -66,6 +66,18 @@ def start(client: Client, href: str) -> tuple[str, object]:
     return body, client.post(reverse("game-new"), data)
 
 
+def sent_from(client: Client, href: str):
+    """The "Start" of the next game's form opened at ``href``, whatever the evening is now."""
+    data = {
+        "variant": "romme",
+        "op": "start",
+        "first_dealer": "0",
+        "seat": ["n:Kasia", "n:Marek"],
+        "evening": unquote(href.split("evening=", 1)[1]),
+    }
+    return client.post(reverse("game-new"), data)
+
+
 @pytest.mark.parametrize("via", ["starter", "editor link"])
 def test_the_next_game_is_seated_as_the_last_and_counts_in_the_evening(evening, via):
     client = starter(evening) if via == "starter" else Client()
@@ -105,14 +117,7 @@ def test_a_viewer_and_a_closed_evening_offer_no_next_game(evening):
     with translation.override("de"):
         body = client.get(href).content.decode()
     assert 'name="evening"' not in body  # the evening is closed: a plain new game's form
-    data = {
-        "variant": "romme",
-        "op": "start",
-        "first_dealer": "0",
-        "seat": ["n:Kasia", "n:Marek"],
-        "evening": unquote(href.split("evening=", 1)[1]),
-    }
-    answer = client.post(reverse("game-new"), data)
+    answer = sent_from(client, href)
     assert answer.status_code == 200
     assert "start the game from the next evening" in answer.content.decode()
     assert Game.objects.count() == games
@@ -123,14 +128,7 @@ def test_a_replaced_editor_link_takes_the_next_game_with_it(evening):
     href = next_game_href(client, evening.editor_token)
     evening.replace_link("editor", version=evening.version, once=None, actor=ACTOR)
     games = Game.objects.count()
-    data = {
-        "variant": "romme",
-        "op": "start",
-        "first_dealer": "0",
-        "seat": ["n:Kasia", "n:Marek"],
-        "evening": unquote(href.split("evening=", 1)[1]),
-    }
-    answer = client.post(reverse("game-new"), data)
+    answer = sent_from(client, href)
     assert "The evening's editor link was replaced" in unescape(answer.content.decode())
     assert Game.objects.count() == games
 
