@@ -27,7 +27,7 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 from .kernel import Shared
-from .models import Actor, Circle, Evening, Game
+from .models import Actor, Circle, Evening, Game, Tournament
 from .sheet import deal_prefetch, sheet_prefetch
 from .tokens import LINK
 
@@ -68,17 +68,24 @@ EVENINGS = Kind(
 CIRCLES = Kind(
     Circle, "circle", "scorepad_circles", "scorepad/circle_forbidden.html", lambda q, f, d: q
 )
-KINDS = {kind.model: kind for kind in (GAMES, EVENINGS, CIRCLES)}
+TOURNAMENTS = Kind(
+    Tournament,
+    "tournament",
+    "scorepad_tournaments",
+    "scorepad/tournament_forbidden.html",
+    lambda q, f, d: q.select_related("circle"),
+)
+KINDS = {kind.model: kind for kind in (GAMES, EVENINGS, CIRCLES, TOURNAMENTS)}
 
 
 @dataclass
 class Access:
     """A shared thing as one phone reaches it: through which link, with which rights."""
 
-    shared: Any  # a kernel.Shared: a Game, an Evening or a Circle
+    shared: Any  # a kernel.Shared: a Game, an Evening, a Circle or a Tournament
     token: str
     role: str  # "editor" or "viewer"
-    via: str  # "creator", "editor_link" or "viewer_link"
+    via: str  # "creator", or the kind of link: "editor_link", "viewer_link", ...
 
     @property
     def can_edit(self) -> bool:
@@ -97,6 +104,11 @@ class Access:
     @property
     def circle(self) -> Circle:
         assert isinstance(self.shared, Circle)
+        return self.shared
+
+    @property
+    def tournament(self) -> Tournament:
+        assert isinstance(self.shared, Tournament)
         return self.shared
 
 
@@ -367,7 +379,9 @@ def resolve(
     if token == shared.editor_token:
         editor_link_shown(request)
         return Access(shared, token, "editor", "editor_link")
-    return Access(shared, token, "viewer", "viewer_link")
+    # Any other kind of link (a tournament's registration link) looks, as a viewer's does.
+    which = next((w for w, f in shared.LINKS.items() if getattr(shared, f) == token), "viewer")
+    return Access(shared, token, "viewer", f"{which}_link")
 
 
 def forbidden(request: HttpRequest, access: Access) -> HttpResponse:

@@ -35,6 +35,7 @@ from django.utils.dateparse import parse_datetime
 from .models import (
     Circle,
     Deal,
+    Entrant,
     Evening,
     EveningBalance,
     EveningGame,
@@ -42,6 +43,7 @@ from .models import (
     Game,
     Person,
     Seat,
+    Tournament,
 )
 from .transfer import ImportProblem
 
@@ -424,11 +426,49 @@ def schema(old: bool) -> Record:
             "history": _history(Event),
         }
     )
+    tournaments = Record(
+        {
+            "id": Column(Tournament, "id"),
+            "name": Column(Tournament, "name"),
+            "variant": Column(Tournament, "variant_id"),
+            "options": Column(Tournament, "options", optional=True),
+            **{
+                field: Column(Tournament, field, optional=True)
+                for field in ("series", "deals", "minutes", "ranking", "seating", "current")
+            },
+            "seed": Column(Tournament, "seed"),
+            "version": Column(Tournament, "version", least=1),
+            **_links(Tournament),
+            "registration_token": Column(Tournament, "registration_token"),
+            "circle": Column(Tournament, "circle", optional=True),
+            "created_at": Column(Tournament, "created_at"),
+            "updated_at": Column(Tournament, "updated_at"),
+            "players": Items(
+                Record(
+                    {
+                        field: Column(Entrant, field, optional=optional)
+                        for field, optional in (
+                            ("id", False),
+                            ("number", False),
+                            ("name", False),
+                            ("token", False),
+                            ("first_series", True),
+                            ("dropped_after", True),
+                            ("created_at", True),
+                        )
+                    }
+                ),
+                optional=True,
+            ),
+            "history": _history(Event),
+        }
+    )
     return Record(
         {
             **({} if old else {"circles": Items(circles, optional=True)}),
             "games": Items(games),
             "evenings": Items(evenings, optional=True),
+            "tournaments": Items(tournaments, optional=True),
         }
     )
 

@@ -195,9 +195,21 @@ class Shared(models.Model):
         )
 
 
+# The kinds of shared thing: each a foreign key of ``Event``, exactly one set in an entry.
+OWNERS = ("game", "evening", "circle", "tournament")
+
+
+def one_owner(owners: Sequence[str]) -> Q:
+    """Exactly one of the foreign keys ``owners`` is set."""
+    return Q(
+        *[Q(**{f"{o}__isnull": o != owner for o in owners}) for owner in owners],
+        _connector=Q.OR,
+    )
+
+
 class Event(models.Model):
     """One entry of the history of a shared thing: who changed what, when. Exactly one of
-    ``game``, ``evening`` and ``circle`` names the thing."""
+    ``game``, ``evening``, ``circle`` and ``tournament`` names the thing."""
 
     KINDS: ClassVar[dict[str, dict[str, Any]]] = {
         "game": {
@@ -229,6 +241,12 @@ class Event(models.Model):
             "adjusted": _("Carried balances corrected"),
             "link_replaced": _("Link replaced"),
         },
+        "tournament": {
+            "started": _("Tournament started"),
+            "entered": _("Player entered"),
+            "dropped": _("Player dropped out"),
+            "link_replaced": _("Link replaced"),
+        },
         "circle": {
             "started": _("Circle started"),
             "renamed": _("Person renamed"),
@@ -245,7 +263,9 @@ class Event(models.Model):
         "game": _("the phone that started the game"),
         "evening": _("the phone that started the evening"),
         "circle": _("the phone that started the circle"),
+        "tournament": _("the director's phone"),
     }
+    OWNERS: ClassVar[tuple[str, ...]] = OWNERS
 
     game = models.ForeignKey(
         "scorepad.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="events"
@@ -255,6 +275,13 @@ class Event(models.Model):
     )
     circle = models.ForeignKey(
         "scorepad.Circle", null=True, blank=True, on_delete=models.CASCADE, related_name="events"
+    )
+    tournament = models.ForeignKey(
+        "scorepad.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="events",
     )
     at = models.DateTimeField(default=timezone.now)
     kind = models.CharField(max_length=16)
@@ -267,14 +294,7 @@ class Event(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
         constraints = [
-            models.CheckConstraint(
-                condition=(
-                    Q(game__isnull=False, evening__isnull=True, circle__isnull=True)
-                    | Q(game__isnull=True, evening__isnull=False, circle__isnull=True)
-                    | Q(game__isnull=True, evening__isnull=True, circle__isnull=False)
-                ),
-                name="event_of_one_thing",
-            ),
+            models.CheckConstraint(condition=one_owner(OWNERS), name="event_of_one_thing"),
         ]
 
     def __str__(self) -> str:
@@ -283,14 +303,12 @@ class Event(models.Model):
 
     @property
     def owner(self) -> str:
-        """The kind of thing this entry is of: "game", "evening" or "circle"."""
-        if self.game_id is not None:
-            return "game"
-        return "evening" if self.evening_id is not None else "circle"
+        """The kind of thing this entry is of: "game", "evening", "circle" or "tournament"."""
+        return next(o for o in self.OWNERS if getattr(self, f"{o}_id") is not None)
 
     @property
     def owner_id(self) -> int | None:
-        return self.game_id or self.evening_id or self.circle_id
+        return getattr(self, f"{self.owner}_id")
 
     @property
     def label(self) -> str:

@@ -47,7 +47,16 @@ from .kernel import (
 )
 from .naming import distinct_name, name_key, normal_name
 
-__all__ = ["TOKEN_BYTES", "Actor", "AlreadyDone", "Event", "StaleVersion", "new_token"]
+__all__ = [
+    "TOKEN_BYTES",
+    "Actor",
+    "AlreadyDone",
+    "Entrant",
+    "Event",
+    "StaleVersion",
+    "Tournament",
+    "new_token",
+]
 
 NAME_MAX = 40
 KEY_MAX = 4 * NAME_MAX  # a name's case folded may be longer (ß: ss)
@@ -1289,3 +1298,7 @@ class LiveChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}{self.object_id} v{self.version}"
+
+
+# The tournament's models are the app's too (Django finds them here).
+from .tournaments import Entrant, Tournament  # noqa: E402

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from .tokens import LINK_SHAPE
-from .views import circles, deals, evenings, games, players, seats, sheet, tablemode
+from .views import circles, deals, evenings, games, players, seats, sheet, tablemode, tournaments
 
 
 class TokenConverter:
@@ -53,6 +53,16 @@ urlpatterns = [
     path("games/<token:token>/deals/<int:number>/edit/", deals.deal_edit, name="deal-edit"),
     path("games/<token:token>/deals/<int:number>/delete/", deals.deal_delete, name="deal-delete"),
     path("games/<token:token>/evenings/", evenings.game_evenings, name="game-evenings"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<token:token>/", tournaments.tournament_page, name="tournament"),
+    path("tournaments/<token:token>/enter/", tournaments.tournament_enter, name="tournament-enter"),
+    path("tournaments/<token:token>/drop/", tournaments.tournament_drop, name="tournament-drop"),
+    path("tournaments/<token:token>/links/", tournaments.tournament_link, name="tournament-link"),
+    path(
+        "tournaments/players/<token:token>/",
+        tournaments.tournament_player,
+        name="tournament-player",
+    ),
     path("evenings/new/", evenings.evening_new, name="evening-new"),
     path("evenings/<token:token>/", evenings.evening_page, name="evening"),
     path("evenings/<token:token>/table/", tablemode.evening_table_page, name="evening-table"),

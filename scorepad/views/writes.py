@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from .. import reading, warm
-from ..access import KINDS, Access, actor, resolve
+from ..access import KINDS, Access, actor, remember_created, resolve
 from ..forms.data import small_int
 from ..kernel import AlreadyDone, Event, StaleVersion
 from ..models import Game
@@ -117,6 +117,23 @@ def after_commit(request: HttpRequest, access: Access, event: Event) -> None:
     warm.changed(request, game)
 
 
+def replayed_start(request: HttpRequest, owner: str, page: str) -> HttpResponse | None:
+    """The answer to a form that starts a thing (a circle, an evening, a tournament) sent
+    again: its one-time token is in the history already. The thing it started: this phone
+    is its editor, back to its page; another form's token: nothing happened, home. None: a
+    form never sent."""
+    once = posted_once(request)
+    earlier = Event.objects.filter(form_token=once).first() if once else None
+    if earlier is None:
+        return None
+    messages.info(request, already_done())
+    thing = getattr(earlier, owner) if earlier.kind == "started" else None
+    if thing is None:
+        return redirect("home")
+    remember_created(request, thing)
+    return redirect(reverse(page, kwargs={"token": thing.editor_token}))
+
+
 def incomplete() -> str:
     return _("The form was incomplete; nothing was changed.")
 
@@ -167,6 +184,11 @@ def stale_notice(access: Access) -> str:
         return _(
             "The sheet changed while you were entering this: another phone saved a change. "
             "Here is the fresh sheet; check it and save again if still needed."
+        )
+    if KINDS[type(access.shared)].page == "tournament":
+        return _(
+            "The tournament changed while you were on this page: another phone saved a "
+            "change. Here is the fresh tournament; check it and do it again if still needed."
         )
     if KINDS[type(access.shared)].page == "evening":
         return _(

@@ -95,6 +95,10 @@ WRITES = {
     "circle-merge": "merge_or_separate",
     "circle-separate": "merge_or_separate",
     "circle-link": "replace_circle_link",
+    "tournament-new": "start_tournament",
+    "tournament-enter": "enter_tournament",
+    "tournament-drop": "drop_out_of_tournament",
+    "tournament-link": "replace_tournament_link",
 }
 # Pages that take POST but change nothing stored (a language choice, the checker, the API).
 NOT_WRITES = {"choose-language", "check", "api-check"}
@@ -177,6 +181,10 @@ class Walk(RuleBasedStateMachine):
         self.evenings: dict[int, MEvening] = {}
         self.links: dict[str, dict[int, str]] = {"B": {}, "C": {}}  # phone -> game -> token
         self.evening_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
+        # tournament -> its players' names in order of entry, and who dropped out
+        self.tournaments: dict[int, list[str]] = {}
+        self.dropped: dict[int, set[str]] = {}
+        self.tournament_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
         self.circles: dict[int, set[int]] = {}  # circle -> its games
         self.touched_circles: set[int] = set()
         self.touched: set[int] = set()
@@ -229,9 +237,12 @@ class Walk(RuleBasedStateMachine):
         return "B" if b and pk in self.links["B"] else "A"
 
     def versions(self) -> dict[str, dict[int, int]]:
+        from scorepad.models import Tournament
+
         return {
             "games": dict(Game.objects.values_list("pk", "version")),
             "evenings": dict(Evening.objects.values_list("pk", "version")),
+            "tournaments": dict(Tournament.objects.values_list("pk", "version")),
         }
 
     def post(self, phone: str, form: Form, values: dict | None = None, **kw) -> Page:
@@ -757,7 +768,10 @@ class Walk(RuleBasedStateMachine):
                 return  # too few players would be left (leave_or_come_back checks why)
             mgame.seats[position].active = False
             self.touched.add(pk)
-        pk, position = self.seats_left()[i % len(self.seats_left())]
+        left = self.seats_left()
+        if not left:  # the one who left had taken a seat over: it is not offered again
+            return
+        pk, position = left[i % len(left)]
         mgame = self.games[pk]
         seat = mgame.seats[position]
         who = self.editor_phone(pk, b)
@@ -872,7 +886,7 @@ class Walk(RuleBasedStateMachine):
     def post_an_old_form_again(self, k):
         """A phone on a poor connection posts a form it posted before: nothing changes."""
         phone, form, values, button = self.posted[k % len(self.posted)]
-        if "/games/new/" in form.action or "/evenings/new/" in form.action:
+        if any(f"/{kind}/new/" in form.action for kind in ("games", "evenings", "tournaments")):
             return
         if "/import/" in form.action:
             return
@@ -902,11 +916,16 @@ class Walk(RuleBasedStateMachine):
 
     def viewer_tries(self, form: Form, values: dict, button) -> None:
         path = path_of(form.action)
-        match = re.match(r"^/(\w\w)/(games|evenings)/([A-Za-z0-9_-]{20,64})/(.*)$", path)
+        match = re.match(
+            r"^/(\w\w)/(games|evenings|tournaments)/([A-Za-z0-9_-]{20,64})/(.*)$", path
+        )
         if not match:
             return
         lang, kind, token, rest = match.groups()
-        thing = (Game if kind == "games" else Evening).objects.filter(editor_token=token).first()
+        from scorepad.models import Tournament
+
+        model = {"games": Game, "evenings": Evening, "tournaments": Tournament}[kind]
+        thing = model.objects.filter(editor_token=token).first()
         if thing is None:
             return
         viewer = thing.viewer_token
@@ -1293,11 +1312,107 @@ class Walk(RuleBasedStateMachine):
         self.evening_links[holder][pk] = new
         self.touched_evenings.add(pk)
 
+    # --- a tournament ----------------------------------------------------------------------
+    def tournament_url(self, pk: int, which: str = "editor") -> str:
+        from scorepad.models import Tournament
+
+        return f"/en/tournaments/{getattr(Tournament.objects.get(pk=pk), f'{which}_token')}/"
+
+    @rule(name=st.sampled_from(["Club night", "Open"]), variant=st.sampled_from(VARIANT_IDS))
+    @precondition(lambda self: len(self.tournaments) < 2)
+    def start_tournament(self, name, variant):
+        from scorepad.models import Tournament
+
+        page = self.phones["A"].get("/en/tournaments/new/")
+        form = page.form("/tournaments/new/")
+        before = set(Tournament.objects.values_list("pk", flat=True))
+        values = {"name": name, "variant": variant, "series": "3", "deals": "5"}
+        self.post("A", form, values)
+        created = set(Tournament.objects.values_list("pk", flat=True)) - before
+        assert len(created) == 1, "setting a tournament up made no tournament"
+        pk = created.pop()
+        self.tournaments[pk], self.dropped[pk] = [], set()
+        tournament = Tournament.objects.get(pk=pk)
+        self.tournament_links["B"][pk] = tournament.registration_token  # B enters with it
+        self.tournament_links["C"][pk] = tournament.viewer_token
+
+    @rule(t=st.integers(0, 9), name=st.sampled_from(NAMES), b=st.booleans())
+    @precondition(lambda self: self.tournaments)
+    def enter_tournament(self, t, name, b):
+        """The director types a name, or phone B enters one through the registration link
+        (and lands on its player's own page); a name entered already is refused."""
+        pk = sorted(self.tournaments)[t % len(self.tournaments)]
+        who, which = ("B", "registration") if b else ("A", "editor")
+        form = self.phones[who].get(self.tournament_url(pk, which)).form("/enter/")
+        assert form is not None, "no form to enter a player"
+        before = self.versions()["tournaments"][pk]
+        page = self.post(who, form, {"name": name})
+        after = self.versions()["tournaments"][pk]
+        taken = name.casefold() in {n.casefold() for n in self.tournaments[pk]}
+        if taken:
+            assert after == before, "a name entered twice was entered again"
+            assert "is entered already" in page.html
+            return
+        assert after == before + 1, f"entering {name} moved the version {after - before} times"
+        self.tournaments[pk].append(name)
+        if b:
+            assert "/tournaments/players/" in page.url, "the phone did not land on its player"
+            assert f"{name}, start number {len(self.tournaments[pk])}" in page.html
+
+    @rule(t=st.integers(0, 9), k=st.integers(0, 99))
+    @precondition(lambda self: any(self.tournaments.values()))
+    def drop_out_of_tournament(self, t, k):
+        pks = sorted(pk for pk, names in self.tournaments.items() if names)
+        pk = pks[t % len(pks)]
+        page = self.phones["A"].get(self.tournament_url(pk))
+        forms = [f for f in page.forms if "/drop/" in f.action]
+        if not forms:
+            return
+        form = forms[k % len(forms)]
+        from scorepad.models import Entrant
+
+        name = Entrant.objects.get(pk=dict(form.defaults())["player"]).name
+        self.post("A", form)
+        self.dropped[pk].add(name)
+
+    @rule(t=st.integers(0, 9), which=st.sampled_from(["viewer", "editor", "registration"]))
+    @precondition(lambda self: self.tournaments)
+    def replace_tournament_link(self, t, which):
+        from scorepad.models import Tournament
+
+        pk = sorted(self.tournaments)[t % len(self.tournaments)]
+        old = getattr(Tournament.objects.get(pk=pk), f"{which}_token")
+        form = self.phones["A"].get(self.tournament_url(pk)).form("/links/")
+        self.post("A", form, button=form.button(value=which))
+        new = getattr(Tournament.objects.get(pk=pk), f"{which}_token")
+        assert new != old
+        assert self.phones["C"].get(f"/en/tournaments/{old}/").status == 404
+        if which == "registration":
+            self.tournament_links["B"][pk] = new
+        elif which == "viewer":
+            self.tournament_links["C"][pk] = new
+
+    @invariant()
+    def tournaments_hold_their_players(self):
+        """Each tournament's players are the names entered, numbered 1, 2, 3 ... in order of
+        entry, the dropped ones marked; every page of it answers."""
+        from scorepad.models import Tournament
+
+        for pk, names in self.tournaments.items():
+            tournament = Tournament.objects.get(pk=pk)
+            players = tournament.players()
+            assert [p.name for p in players] == names
+            assert [p.number for p in players] == list(range(1, len(names) + 1))
+            assert {p.name for p in players if not p.playing} == self.dropped[pk]
+            page = self.phones["C"].get(self.tournament_url(pk, "viewer"))
+            assert page.status == 200
+            for name in names:
+                assert name in page.html
+
     # --- links across games, evenings and circles (the grant table) ----------------------
     def held(self, phone: str) -> set[str]:
-        return set(self.links.get(phone, {}).values()) | set(
-            self.evening_links.get(phone, {}).values()
-        )
+        kinds = (self.links, self.evening_links, self.tournament_links)
+        return {token for links in kinds for token in links.get(phone, {}).values()}
 
     def shows_only_what_it_holds(self, phone: str, page: Page, held: set[str] | None = None):
         from scorepad.access import circle_grant
@@ -1309,7 +1424,14 @@ class Walk(RuleBasedStateMachine):
         opened |= set(re.findall(r"[\w-]{24,}", page.url))
         held = held | opened | self.granted_by(opened)
         html = page.html
-        for model in (Game, Evening, Circle):
+        from scorepad.models import Tournament
+
+        tournaments = Tournament.objects.values_list("registration_token", flat=True)
+        for token in tournaments:  # the director's page shows it; B registers with it
+            assert token in held or token not in html, (
+                f"phone {phone} was shown a registration link"
+            )
+        for model in (Game, Evening, Circle, Tournament):
             for token in model.objects.values_list("editor_token", flat=True):
                 if token in html:
                     assert token in held, (
@@ -1404,9 +1526,15 @@ class Walk(RuleBasedStateMachine):
         entries of its history, so each write moved its version once and wrote one entry."""
         from django.db.models import Count
 
-        from scorepad.models import Circle
+        from scorepad.models import Circle, Tournament
 
-        for model, owner in ((Game, "game"), (Evening, "evening"), (Circle, "circle")):
+        kinds = (
+            (Game, "game"),
+            (Evening, "evening"),
+            (Circle, "circle"),
+            (Tournament, "tournament"),
+        )
+        for model, owner in kinds:
             entries = dict(
                 Event.objects.filter(**{f"{owner}__isnull": False})
                 .values_list(owner)

@@ -42,6 +42,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import override
 
+from rules.engine.variants import VARIANT_IDS
 from scorepad.backupfile import check_backup, check_numbers, load, parse_time, place
 from scorepad.forms.storable import storable_text
 from scorepad.kernel import Shared
@@ -50,6 +51,7 @@ from scorepad.models import (
     Actor,
     Circle,
     Deal,
+    Entrant,
     Evening,
     EveningBalance,
     EveningGame,
@@ -57,6 +59,7 @@ from scorepad.models import (
     Game,
     Person,
     Seat,
+    Tournament,
 )
 from scorepad.naming import distinct_name, name_key, normal_name
 from scorepad.sheet import build_sheet, load_game
@@ -67,13 +70,14 @@ FORMAT = "continental-scorepad-backup"
 # 2: circles and their people; a seat names its person. 3: one history for every shared
 # thing (scorepad/kernel.py): a one-time token is used once across circles, games and
 # evenings. 4: a seat taken over names who played it before (``before_seats``, the person;
-# the name and the deal are in the game's export).
-FORMAT_VERSION = 4
+# the name and the deal are in the game's export). 5: tournaments, their players and history.
+FORMAT_VERSION = 5
 READS = (
     1,
     2,
     3,
     4,
+    5,
 )  # a backup of version 1 (players shared by name) restores its games outside circles
 ACTOR = Actor("import", "backup")
 NOT_EMPTY = 2
@@ -85,18 +89,34 @@ def _time(value):
     return value.isoformat() if value is not None else None
 
 
-def _check_links(games: list[Any], evenings: list[Any], circles: list[Any]) -> None:
-    """The links of the games and evenings: each the shape the app makes (an empty or odd
-    one opens nothing), a viewer link never the editor link, no link used twice (by a game
-    or an evening); and no evening carried, directly or round a circle, into itself. The
+def _check_links(
+    games: list[Any], evenings: list[Any], circles: list[Any], tournaments: list[Any]
+) -> None:
+    """The links of the games, evenings, circles and tournaments (and of each tournament's
+    players): each the shape the app makes (an empty or odd one opens nothing), no link
+    used twice; and no evening carried, directly or round a circle, into itself. The
     messages say where, never the link itself (a key to a game)."""
     seen: dict[str, str] = {}
-    for kind, items in (("Game", games), ("Evening", evenings), ("Circle", circles)):
+    players = [
+        {"id": f"{item.get('id')}, player {p.get('number')}", "player_token": p.get("token")}
+        for item in tournaments
+        if isinstance(item, dict)
+        for p in item.get("players") or []
+        if isinstance(p, dict)
+    ]
+    kinds = (
+        ("Game", games, ("viewer", "editor")),
+        ("Evening", evenings, ("viewer", "editor")),
+        ("Circle", circles, ("viewer", "editor")),
+        ("Tournament", tournaments, ("viewer", "editor", "registration")),
+        ("Tournament", players, ("player",)),
+    )
+    for kind, items, links in kinds:
         for n, item in enumerate(items, start=1):
             if not isinstance(item, dict):
                 continue  # said later, with the rest of what is wrong with it
             label = f"{kind} #{item.get('id', n)}"
-            for which in ("viewer", "editor"):
+            for which in links:
                 token = item.get(f"{which}_token")
                 if not (isinstance(token, str) and LINK.fullmatch(token)):
                     raise ImportProblem(f"{label}: the {which} link is not a link the app makes.")
@@ -140,17 +160,23 @@ def export_game(game_id: int) -> dict[str, Any]:
     return document
 
 
+def _shared_fields(thing: Shared) -> dict[str, Any]:
+    """What the kernel keeps of every shared thing: its version, its links, its times."""
+    return {
+        "version": thing.version,
+        **{field: getattr(thing, field) for field in thing.LINKS.values()},
+        "created_at": _time(thing.created_at),
+        "updated_at": _time(thing.updated_at),
+    }
+
+
 def export_circles() -> list[dict[str, Any]]:
     """Every circle with its people (who is merged into whom) and its history."""
     return [
         {
             "id": circle.pk,
             "name": circle.name,
-            "version": circle.version,
-            "viewer_token": circle.viewer_token,
-            "editor_token": circle.editor_token,
-            "created_at": _time(circle.created_at),
-            "updated_at": _time(circle.updated_at),
+            **_shared_fields(circle),
             "people": [
                 {
                     "id": person.pk,
@@ -205,6 +231,36 @@ def restored_history(shared: Shared, history: list[Any], label: str) -> list[Eve
     return Event.objects.bulk_create(events)
 
 
+def export_tournaments() -> list[dict[str, Any]]:
+    """Every tournament with its players and history."""
+    fields = ("series", "deals", "minutes", "ranking", "seating", "current", "seed")
+    return [
+        {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "variant": tournament.variant_id,
+            "options": tournament.options,
+            **{field: getattr(tournament, field) for field in fields},
+            **_shared_fields(tournament),
+            "circle": tournament.circle_id,
+            "players": [
+                {
+                    "id": player.pk,
+                    "number": player.number,
+                    "name": player.name,
+                    "token": player.token,
+                    "first_series": player.first_series,
+                    "dropped_after": player.dropped_after,
+                    "created_at": _time(player.created_at),
+                }
+                for player in tournament.entrants.order_by("pk")
+            ],
+            "history": export_history(tournament),
+        }
+        for tournament in Tournament.objects.order_by("pk")
+    ]
+
+
 def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
     """Every evening, with the games of ``game_ids`` (a game left out is left out of its
     evenings too)."""
@@ -213,13 +269,9 @@ def export_evenings(game_ids: set[int]) -> list[dict[str, Any]]:
             "id": evening.pk,
             "name": evening.name,
             "stake": str(evening.stake),
-            "version": evening.version,
-            "viewer_token": evening.viewer_token,
-            "editor_token": evening.editor_token,
+            **_shared_fields(evening),
             "next_evening": evening.next_evening_id,
             "circle": evening.circle_id,
-            "created_at": _time(evening.created_at),
-            "updated_at": _time(evening.updated_at),
             "games": [
                 {
                     "game": entry.game_id,
@@ -267,6 +319,7 @@ def export_database() -> tuple[dict[str, Any], list[tuple[int, str]]]:
         "circles": circles,
         "games": games,
         "evenings": export_evenings({game["id"] for game in games}),
+        "tournaments": export_tournaments(),
     }, damaged
 
 
@@ -325,17 +378,30 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
         _storable(item, f"Evening #{item.get('id') if isinstance(item, dict) else n}", cleaned)
         for n, item in enumerate(evenings, start=1)
     ]
+    tournaments = document.get("tournaments", [])  # a backup from before tournaments has none
+    _check(isinstance(tournaments, list), "The backup's tournaments are not a list.")
+    tournaments = [
+        _storable(item, f"Tournament #{item.get('id') if isinstance(item, dict) else n}", cleaned)
+        for n, item in enumerate(tournaments, start=1)
+    ]
     # Every value of the type, range and length of its column (before any is stored), then
     # what the columns hold once: ids, links, one-time tokens, balances' names.
-    check_backup({"circles": circles, "games": games, "evenings": evenings}, old=old)
-    _check_links(games, evenings, circles)
+    check_backup(
+        {"circles": circles, "games": games, "evenings": evenings, "tournaments": tournaments},
+        old=old,
+    )
+    _check_links(games, evenings, circles, tournaments)
     _check_once(circles, games, evenings)
+    _once([(("tournaments", n, "id"), item["id"]) for n, item in enumerate(tournaments)], "id")
     _check_form_tokens(circles, "circle", "Circle")
     _check_form_tokens(games, "game", "Game")
     _check_form_tokens(evenings, "evening", "Evening")
-    _one_history(games, circles, evenings, strict=document.get("format_version") in (3, 4))
+    _check_form_tokens(tournaments, "tournament", "Tournament")
+    _one_history(
+        games, circles, evenings, tournaments, strict=document.get("format_version") in (3, 4, 5)
+    )
     with transaction.atomic():
-        if Game.objects.exists() or Circle.objects.exists() or Evening.objects.exists():
+        if any(m.objects.exists() for m in (Game, Circle, Evening, Tournament)):
             raise NotEmpty
         try:
             people = _import_circles(circles)
@@ -358,9 +424,15 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
             raise
         except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
             raise ImportProblem(f"An evening is not readable ({exc!r}).") from None
+        try:
+            _import_tournaments(tournaments)
+        except ImportProblem:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise ImportProblem(f"A tournament is not readable ({exc!r}).") from None
         # Ids were given explicitly: move the sequences past them (PostgreSQL).
         with connection.cursor() as cursor:
-            models = [Circle, Person, Game, Evening]
+            models = [Circle, Person, Game, Evening, Tournament, Entrant]
             for sql in connection.ops.sequence_reset_sql(no_style(), models):
                 cursor.execute(sql)
     return len(people), len(games)
@@ -681,6 +753,52 @@ def _import_evenings(evenings: list[Any], people: dict[int, Person], *, old: boo
     # The games of a carried evening carry a later correction forward (models.carry_difference).
     closed = [evening.pk for evening, following in made if following is not None]
     Game.objects.filter(evening_games__evening__in=closed).update(carried=True)
+
+
+def _import_tournaments(tournaments: list[Any]) -> None:
+    """The tournaments of a backup, after its circles: ids, links, players and history as
+    they were."""
+    for item in tournaments:
+        label = f"Tournament #{item['id']}"
+        _check(item["variant"] in VARIANT_IDS, f"{label}: the game {item['variant']!r} is unknown.")
+        for field, choices in (("ranking", Tournament.Ranking), ("seating", Tournament.Seating)):
+            _check(
+                item.get(field) is None or item[field] in choices.values,
+                f"{label}: the {field} {item.get(field)!r} is unknown.",
+            )
+        _check(
+            item.get("circle") is None or Circle.objects.filter(pk=item["circle"]).exists(),
+            f"{label}: the tournament's circle is not in the backup.",
+        )
+        fields = ("series", "deals", "minutes", "ranking", "seating", "current")
+        tournament = Tournament.objects.create(
+            pk=item["id"],
+            name=normal_name(item["name"]),
+            variant_id=item["variant"],
+            options=item.get("options") or {},
+            **{field: item[field] for field in fields if item.get(field) is not None},
+            seed=item["seed"],
+            version=item["version"],
+            **{field: item[field] for field in Tournament.LINKS.values()},
+            circle_id=item.get("circle"),
+            created_at=parse_time(item.get("created_at"), label),
+            updated_at=parse_time(item.get("updated_at"), label),
+        )
+        players = item.get("players") or []
+        _once([((label, n, "number"), p["number"]) for n, p in enumerate(players)], "number")
+        _once([((label, n, "name"), name_key(p["name"])) for n, p in enumerate(players)], "name")
+        for player in players:
+            Entrant.objects.create(
+                pk=player["id"],
+                tournament=tournament,
+                number=player["number"],
+                name=normal_name(player["name"]),
+                token=player["token"],
+                first_series=player.get("first_series") or 1,
+                dropped_after=player.get("dropped_after"),
+                created_at=parse_time(player.get("created_at"), label),
+            )
+        restored_history(tournament, item.get("history") or [], label)
 
 
 # --- the command --------------------------------------------------------------------------
