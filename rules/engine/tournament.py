@@ -257,7 +257,7 @@ def seat_apart(
         if a is not None and b is not None:
             met[a][b] = met[b][a] = times
     highest = max((max(row) for row in met), default=0)
-    # A pair that met before costs WEIGHT + its meetings: the repeats weigh more than any
+    # A pair that met before costs weight + its meetings: the repeats weigh more than any
     # sum of meetings can.
     weight = 1 + sum(s * (s - 1) // 2 for s in sizes) * highest
     cost = [[weight + t if t else 0 for t in row] for row in met]
