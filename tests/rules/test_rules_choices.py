@@ -59,6 +59,7 @@ DOC_GAMES = {
     "All games": VARIANT_IDS,
     "Score pad": (),
     "Evenings": (),
+    "Tournaments": (),
 }
 
 
