@@ -43,6 +43,8 @@ from .models import (
     Game,
     Person,
     Seat,
+    Table,
+    TableSeat,
     Tournament,
 )
 from .transfer import ImportProblem
@@ -456,6 +458,20 @@ def schema(old: bool) -> Record:
                             ("dropped_after", True),
                             ("created_at", True),
                         )
+                    }
+                ),
+                optional=True,
+            ),
+            "tables": Items(
+                Record(
+                    {
+                        "series": Column(Table, "series"),
+                        "number": Column(Table, "number"),
+                        "game": Column(Table, "game"),
+                        "players": Items(Column(TableSeat, "entrant")),
+                        "confirmed_version": Column(Table, "confirmed_version", optional=True),
+                        "confirmed_by": Column(Table, "confirmed_by", optional=True),
+                        "note": Column(Table, "note", optional=True),
                     }
                 ),
                 optional=True,

@@ -245,6 +245,9 @@ class Event(models.Model):
             "started": _("Tournament started"),
             "entered": _("Player entered"),
             "dropped": _("Player dropped out"),
+            "series": _("Series started"),
+            "confirmed": _("Table's result confirmed"),
+            "rejected": _("Table's result rejected"),
             "link_replaced": _("Link replaced"),
         },
         "circle": {

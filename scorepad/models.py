@@ -54,6 +54,8 @@ __all__ = [
     "Entrant",
     "Event",
     "StaleVersion",
+    "Table",
+    "TableSeat",
     "Tournament",
     "new_token",
 ]
@@ -1301,4 +1303,4 @@ class LiveChange(models.Model):
 
 
 # The tournament's models are the app's too (Django finds them here).
-from .tournaments import Entrant, Tournament  # noqa: E402
+from .tournaments import Entrant, Table, TableSeat, Tournament  # noqa: E402

@@ -20,10 +20,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from rules.engine.variants import VARIANT_IDS
+from rules.engine import tournament as engine
+from rules.engine.variants import VARIANT_IDS, get_variant
 
 from .kernel import Actor, Event, Shared, SharedQuerySet, new_token
-from .models import NAME_MAX, Circle
+from .models import NAME_MAX, Circle, Game, Seat
 from .naming import name_key, normal_name
 
 SERIES_MAX = 12  # series a tournament may have
@@ -48,6 +49,26 @@ class EntrantNameTaken(Exception):
         self.entrant = entrant
 
 
+class SeriesOpen(Exception):
+    """A table of the series in play has not confirmed its result: the next cannot start."""
+
+    def __init__(self, tables: list[int]):
+        super().__init__(tables)
+        self.tables = tables
+
+
+class TournamentOver(Exception):
+    """Every series has been played."""
+
+
+class NotConfirmable(Exception):
+    """What a player's confirmation cannot be: ``why`` says it in words."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
 class Tournament(Shared):
     """A club tournament: its setup, its players (``Entrant``) and its series."""
 
@@ -58,13 +79,13 @@ class Tournament(Shared):
     }
 
     class Ranking(models.TextChoices):
-        PLACES = "places", _("placement points first")
-        RELATIVE = "relative", _("score against the table first")
+        PLACES = engine.POINTS_FIRST, _("placement points first")
+        RELATIVE = engine.RELATIVE_FIRST, _("score against the table first")
 
     class Seating(models.TextChoices):
-        RESULT = "result", _("by the running result")
-        DRAW = "draw", _("drawn again")
-        APART = "apart", _("so that players meet as rarely as possible")
+        RESULT = engine.RESULT, _("by the running result")
+        DRAW = engine.DRAW, _("drawn again")
+        APART = engine.APART, _("so that players meet as rarely as possible")
 
     name = models.CharField(_("name"), max_length=NAME_MAX)
     variant_id = models.CharField(
@@ -80,7 +101,7 @@ class Tournament(Shared):
     ranking = models.CharField(max_length=16, choices=Ranking.choices, default=Ranking.PLACES)
     seating = models.CharField(max_length=16, choices=Seating.choices, default=Seating.RESULT)
     # The seed of every draw, shown with it: a club can draw the same seating again.
-    seed = models.PositiveIntegerField()
+    seed = models.CharField(max_length=12, default=engine.new_seed)
     # The series in play (0: none yet, players enter).
     current = models.PositiveSmallIntegerField(default=0)
     registration_token = models.CharField(max_length=64, unique=True, default=new_token)
@@ -141,6 +162,208 @@ class Tournament(Shared):
             return {"entrant": entrant.pk, "name": entrant.name, "series": tournament.current}
 
         return self.change(version=version, once=once, actor=actor, kind="dropped", apply=apply)
+
+    # --- series ----------------------------------------------------------------------------
+    def tables_of(self, series: int) -> list[Table]:
+        """The tables of one series, table 1 first, with their games and players."""
+        return list(
+            self.tables.filter(series=series)
+            .select_related("game", "confirmed_by")
+            .prefetch_related("seated__entrant", "game__seats")
+            .order_by("number")
+        )
+
+    def seatings(self) -> list[engine.Seating[int]]:
+        """Who sat at which table in each series started, by start number."""
+        out = []
+        for series in range(1, self.current + 1):
+            tables = self.tables_of(series)
+            out.append(
+                engine.Seating(
+                    tuple(tuple(s.entrant.number for s in t.seated.all()) for t in tables),
+                    self.seating,
+                )
+            )
+        return out
+
+    def results(self, series: int, *, confirmed_only: bool = True) -> list[engine.TableResult]:
+        """Each table's game of ``series`` as the ranking reads it: the seats' totals by start
+        number, and who left; only the confirmed tables' (``confirmed_only``)."""
+        out = []
+        for table in self.tables_of(series):
+            if confirmed_only and not table.confirmed:
+                continue
+            seats = {s.position: s for s in table.game.seats.all()}
+            numbers = {s.position: s.entrant.number for s in table.seated.all()}
+            out.append(
+                engine.TableResult(
+                    {numbers[p]: seats[p].total for p in sorted(numbers)},
+                    frozenset(numbers[p] for p in numbers if not seats[p].active),
+                )
+            )
+        return out
+
+    def ranked(self) -> engine.Ranking[int]:
+        """The ranking of every player after the confirmed tables of the series played."""
+        players = self.players()
+        series = [self.results(n) for n in range(1, self.current + 1)]
+        return engine.rank(
+            [p.number for p in players],
+            series,
+            get_variant(self.variant_id),
+            self.seed,
+            dropped=[p.number for p in players if not p.playing],
+            order=self.ranking,
+        )
+
+    def start_series(self, *, version: int, once: str, actor: Actor) -> Event:
+        """Seat the players of the next series (drawn for the first; later as the director
+        chose) and start each table's game of the score pad. The series in play must be
+        confirmed at every table first."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            if tournament.current >= tournament.series:
+                raise TournamentOver
+            if tournament.current:
+                open_tables = [t.number for t in tournament.tables_of(tournament.current)
+                               if not t.confirmed]  # fmt: skip
+                if open_tables:
+                    raise SeriesOpen(open_tables)
+            number = tournament.current + 1
+            players = [p for p in tournament.players() if p.playing and p.first_series <= number]
+            seating = tournament._seat(number, [p.number for p in players])
+            by_number = {p.number: p for p in players}
+            for t, numbers in enumerate(seating.tables, start=1):
+                tournament._table(number, t, [by_number[n] for n in numbers], actor)
+            Tournament.objects.filter(pk=tournament.pk).update(current=number)
+            tournament.current = number
+            return {"series": number, "tables": [list(t) for t in seating.tables]}
+
+        return self.change(version=version, once=once, actor=actor, kind="series", apply=apply)
+
+    def _seat(self, number: int, players: list[int]) -> engine.Seating[int]:
+        variant = get_variant(self.variant_id)
+        if number == 1 or self.seating == engine.DRAW:
+            return engine.draw(players, variant, self.seed, number)
+        ranked = [n for n in self.ranked().players if n in set(players)]
+        if self.seating == engine.RESULT:
+            return engine.seat_by_result(ranked, variant)
+        return engine.seat_apart(ranked, variant, self.seatings(), self.seed, number)
+
+    def _table(self, series: int, number: int, players: list[Entrant], actor: Actor) -> None:
+        """One table's game of a series: an ordinary game of the score pad, its seats the
+        players in seating order; a series of the classic game or Rommé ends after the
+        tournament's deals (the game's target)."""
+        variant = get_variant(self.variant_id)
+        specs = variant.schedule if variant.is_contract else None
+        game = Game.objects.create(
+            variant_id=self.variant_id,
+            options=self.options or variant.resolve_options({}),
+            schedule=[spec.as_dict() for spec in specs] if specs else None,
+            target_deals=None if variant.is_contract else self.deals,
+            circle=self.circle,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, position=i, name=p.name) for i, p in enumerate(players)
+        )
+        game.start(
+            actor=actor, details={"tournament": self.name, "series": series, "table": number}
+        )
+        table = Table.objects.create(tournament=self, series=series, number=number, game=game)
+        TableSeat.objects.bulk_create(
+            TableSeat(table=table, entrant=p, series=series, position=i)
+            for i, p in enumerate(players)
+        )
+
+    def confirm(
+        self, table: Table, player: Entrant, *, version: int, once: str, actor: Actor
+    ) -> Event:
+        """A seated player confirms their table's result, from their own link: bound to the
+        game's version (any later change of the game voids it). Not the phone that made the
+        game's last change: another player's."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            game = Game.objects.get(pk=table.game_id)
+            if not table.seated.filter(entrant=player).exists():
+                raise NotConfirmable(str(_("Only a player of this table can confirm it.")))
+            if not game.is_finished:
+                raise NotConfirmable(str(_("The table's game has not ended yet.")))
+            last = game.history().first()
+            if last is not None and actor.device and last.device == actor.device:
+                raise NotConfirmable(
+                    str(_("Another player of the table confirms, from their own phone."))
+                )
+            Table.objects.filter(pk=table.pk).update(
+                confirmed_version=game.version, confirmed_by=player, note=""
+            )
+            return {"series": table.series, "table": table.number, "name": player.name,
+                    "game_version": game.version}  # fmt: skip
+
+        return self.change(version=version, once=once, actor=actor, kind="confirmed", apply=apply)
+
+    def reject(
+        self, table: Table, player: Entrant, note: str, *, version: int, once: str, actor: Actor
+    ) -> Event:
+        """A seated player disagrees with their table's result: the note is shown at the
+        table until it is corrected and confirmed."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            if not table.seated.filter(entrant=player).exists():
+                raise NotConfirmable(str(_("Only a player of this table can confirm it.")))
+            Table.objects.filter(pk=table.pk).update(confirmed_version=None, note=note)
+            return {"series": table.series, "table": table.number, "name": player.name,
+                    "note": note}  # fmt: skip
+
+        return self.change(version=version, once=once, actor=actor, kind="rejected", apply=apply)
+
+
+class Table(models.Model):
+    """One table of one series: a game of the score pad, and its confirmation."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="tables")
+    series = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tournament_table")
+    # The game's version a seated player confirmed (None: not confirmed); a later change of
+    # the game voids it.
+    confirmed_version = models.PositiveIntegerField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        "Entrant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True, default="")  # why it was rejected
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "series", "number"], name="table_number_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"series {self.series} table {self.number}"
+
+    @property
+    def confirmed(self) -> bool:
+        return self.confirmed_version is not None and self.confirmed_version == self.game.version
+
+
+class TableSeat(models.Model):
+    """A player at a table of a series: one table a series (the unique constraint)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seated")
+    entrant = models.ForeignKey("Entrant", on_delete=models.CASCADE, related_name="seated")
+    series = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField()  # the seat's position in the game
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "series"], name="seated_once_a_series"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} at {self.table}"
 
 
 class Entrant(models.Model):

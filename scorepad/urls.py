@@ -59,6 +59,14 @@ urlpatterns = [
     path("tournaments/<token:token>/drop/", tournaments.tournament_drop, name="tournament-drop"),
     path("tournaments/<token:token>/links/", tournaments.tournament_link, name="tournament-link"),
     path(
+        "tournaments/<token:token>/series/", tournaments.tournament_series, name="tournament-series"
+    ),
+    path(
+        "tournaments/players/<token:token>/confirm/",
+        tournaments.tournament_confirm,
+        name="tournament-confirm",
+    ),
+    path(
         "tournaments/players/<token:token>/",
         tournaments.tournament_player,
         name="tournament-player",

@@ -8,7 +8,6 @@ post and redirect, no script is needed.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -17,9 +16,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rules.engine.tournament import BEST, DROPPED, LOT, POINTS, RELATIVE, TournamentError
 from rules.facts import NAMES
+from rules.i18n import engine_message
 
 from ..access import (
     TOURNAMENTS,
@@ -38,9 +40,13 @@ from ..tournaments import (
     PLAYERS_MAX,
     Entrant,
     EntrantNameTaken,
+    NotConfirmable,
+    SeriesOpen,
+    Table,
     Tournament,
     TournamentClosed,
     TournamentFull,
+    TournamentOver,
 )
 from .common import public_url
 from .sheet import _qr
@@ -59,7 +65,6 @@ from .writes import (
 
 TEMPLATE = "scorepad/tournament.html"
 PLAYER_LINKS = "scorepad_players"  # the session's list: the player links this phone holds
-SEED_MAX = 999_999  # a seed a person can read out and type again
 
 
 def tournament_view(*, editor: bool = False):
@@ -91,7 +96,6 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     minutes=data["minutes"],
                     ranking=data["ranking"],
                     seating=data["seating"],
-                    seed=secrets.randbelow(SEED_MAX) + 1,
                 )
                 tournament.start(
                     actor=Actor("creator", device(request)),
@@ -139,6 +143,8 @@ def render_tournament(
         "version": tournament.version,
         "entrant_form": entrant_form,
         "notice": notice,
+        "tables": tournament.tables_of(tournament.current) if tournament.current else [],
+        "standings": standings(tournament, players) if tournament.current else [],
     }
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
@@ -227,6 +233,59 @@ def tournament_drop(request: HttpRequest, access: Access) -> HttpResponse:
     return write(request, access, change, done, stale=_stale)
 
 
+SEPARATED = {
+    DROPPED: gettext_lazy("dropped out"),
+    POINTS: gettext_lazy("placement points"),
+    RELATIVE: gettext_lazy("score against the table"),
+    BEST: gettext_lazy("best single series"),
+    LOT: gettext_lazy("the lot"),
+}
+
+
+def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, Any]]:
+    """The ranking after the confirmed tables, a row a player: place, name, placement
+    points, score against the table, and what separated the player from the one above."""
+    names = {p.number: p.name for p in players}
+    return [
+        {
+            "place": row.place,
+            "number": row.player,
+            "name": names[row.player],
+            "points": float(row.points),
+            "relative": float(row.relative),
+            "dropped": row.dropped,
+            "separated_by": SEPARATED[row.separated_by] if row.separated_by else "",
+        }
+        for row in tournament.ranked().rows
+    ]
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_series(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director seats the next series and starts its tables' games."""
+    tournament = access.tournament
+
+    def change(**kwargs: Any):
+        return tournament.start_series(**kwargs)
+
+    def done(event) -> str:
+        return _("Series %(n)d is seated: %(tables)d tables.") % {
+            "n": event.details["series"],
+            "tables": len(event.details["tables"]),
+        }
+
+    refused: dict[type[Exception], Any] = {
+        SeriesOpen: lambda exc: (
+            _("These tables have not confirmed their result yet: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in exc.tables)}
+        ),
+        TournamentOver: lambda exc: _("Every series has been played."),
+        TournamentError: engine_message,
+    }
+    return write(request, access, change, done, stale=_stale, refused=refused)
+
+
 @require_POST
 @tournament_view(editor=True)
 def tournament_link(request: HttpRequest, access: Access) -> HttpResponse:
@@ -234,18 +293,81 @@ def tournament_link(request: HttpRequest, access: Access) -> HttpResponse:
     return replace_link(request, access)
 
 
-@require_GET
-def tournament_player(request: HttpRequest, token: str) -> HttpResponse:
-    """A player's own page: their start number, and the tournament as a viewer sees it."""
+def _player(token: str) -> Entrant:
     player = Entrant.objects.select_related("tournament").filter(token=token).first()
     if player is None:
         raise Http404("nothing behind this link")
+    return player
+
+
+def _player_table(player: Entrant) -> Table | None:
+    """The player's table in the series in play."""
+    current = player.tournament.current
+    seat = player.seated.filter(series=current).select_related("table__game").first()
+    return seat.table if seat is not None else None
+
+
+def render_player(
+    request: HttpRequest, player: Entrant, *, notice: str = "", status: int = 200
+) -> HttpResponse:
     tournament = player.tournament
+    table = _player_table(player)
     context = {
         "player": player,
         "tournament": tournament,
         "variant_name": NAMES[tournament.variant_id],
         "viewer_link": tournament_url(tournament.viewer_token),
-        "player_url": public_url(request, reverse("tournament-player", kwargs={"token": token})),
+        "player_url": public_url(
+            request, reverse("tournament-player", kwargs={"token": player.token})
+        ),
+        "table": table,
+        "mates": [s.entrant for s in table.seated.select_related("entrant")] if table else [],
+        "version": tournament.version,
+        "once": once_token(),
+        "notice": notice,
     }
-    return render(request, "scorepad/tournament_player.html", context)
+    return render(request, "scorepad/tournament_player.html", context, status=status)
+
+
+@require_GET
+def tournament_player(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own page: their start number, their table in the series in play (its
+    game, to record and to confirm), and the tournament as a viewer sees it."""
+    return render_player(request, _player(token))
+
+
+@require_POST
+def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A seated player confirms their table's result, or rejects it with a note, from their
+    own link: a write of the tournament (its version, a one-time token)."""
+    with transaction.atomic():
+        player = _player(token)
+        tournament = Tournament.objects.select_for_update().get(pk=player.tournament_id)
+        player.tournament = tournament
+        table = _player_table(player)
+        access = Access(tournament, token, "viewer", "player_link")
+        to = "tournament-player"  # the answers go back to the player's page
+        if table is None:
+            message = _("You have no table in this series.")
+            return answer(request, access, "invalid", message, ERROR, to=to)
+        note = request.POST.get("note", "").strip()[:200]
+        rejecting = request.POST.get("answer") == "reject"
+        if rejecting and not note:
+            return answer(request, access, "invalid", _("Say what is wrong first."), ERROR, to=to)
+
+        def change(**kwargs: Any):
+            if rejecting:
+                return tournament.reject(table, player, note, **kwargs)
+            return tournament.confirm(table, player, **kwargs)
+
+        done = (
+            _("Your table's result is rejected: correct the game, then confirm it again.")
+            if rejecting
+            else _("Your table's result is confirmed.")
+        )
+
+        def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
+            return render_player(request, player, notice=stale_notice(fresh), status=409)
+
+        refused: dict[type[Exception], Any] = {NotConfirmable: lambda exc: exc.why}
+        return write(request, access, change, done, stale=stale, refused=refused, to=to)

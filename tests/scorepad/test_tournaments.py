@@ -6,6 +6,7 @@ from two phones, stale, replayed."""
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 from django.core.management import call_command
@@ -13,9 +14,11 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from rules.engine import tournament as engine
+from rules.engine.variants import get_variant
 from scorepad.access import TOURNAMENTS
-from scorepad.models import AlreadyDone, Entrant, Event, Tournament
-from tests.factories import ACTOR
+from scorepad.models import AlreadyDone, Entrant, Event, Table, TableSeat, Tournament
+from tests.factories import ACTOR, record_penalty
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ SETUP = {
     "series": "3",
     "deals": "6",
     "minutes": "",
-    "ranking": "places",
+    "ranking": "points",
     "seating": "result",
 }
 
@@ -71,7 +74,7 @@ def test_the_director_sets_it_up_and_a_replay_of_the_form_makes_one(director):
     tournament, once = _set_up(director)
     assert (tournament.name, tournament.variant_id, tournament.series) == ("Club night", "romme", 3)
     assert tournament.deals == 6
-    assert 1 <= tournament.seed <= 999_999
+    assert re.fullmatch(r"\d{6}", tournament.seed)
     assert [e.kind for e in tournament.events.all()] == ["started"]
     # The answer never came (a dropped connection): the phone sends the form again.
     again = director.post(reverse("tournament-new"), {**SETUP, "once": once}, follow=True)
@@ -261,5 +264,155 @@ def test_the_setup_form_opens_with_its_choices_made(director):
     names the tournament and picks its game is done."""
     html = director.get(reverse("tournament-new")).content.decode()
     assert re.search(r'name="series" value="3"', html)
-    assert re.search(r'value="places"[^>]*checked', html)
+    assert re.search(r'value="points"[^>]*checked', html)
     assert re.search(r'value="result"[^>]*checked', html)
+
+
+def _series(director: Client, tournament: Tournament, *, follow=True):
+    html = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    html = html.content.decode()
+    url = reverse("tournament-series", kwargs={"token": tournament.editor_token})
+    return director.post(url, {"version": _version(html), "once": _once(html)}, follow=follow)
+
+
+def _confirm(phone: Client, player: Entrant, answer="confirm", note=""):
+    html = phone.get(reverse("tournament-player", kwargs={"token": player.token}))
+    html = html.content.decode()
+    url = reverse("tournament-confirm", kwargs={"token": player.token})
+    data = {"version": _version(html), "once": _once(html), "answer": answer, "note": note}
+    return phone.post(url, data, follow=True)
+
+
+def _play_out(table: Table) -> None:
+    """The table's one deal of the series: its first player goes out."""
+    game = table.game
+    seats = list(game.seats.order_by("position"))
+    record_penalty(game, 0, {s.position: 10 * s.position for s in seats[1:]})
+    game.refresh_from_db()
+    assert game.is_finished
+
+
+def test_a_series_seats_every_player_once_and_confirmed_results_rank(director):
+    """Five Rommé players (tables of 3 and 2) over two series of one deal: the series is
+    seated from the seed, each player's page names their table; a result counts once a
+    player of the table confirms it from their own phone; the next series waits for
+    every table; the standings follow the engine's ranking."""
+    tournament, _ = _set_up(director, deals="1", series="2")
+    for name in ("Anna", "Ben", "Cleo", "Dan", "Eva"):
+        _enter(director, tournament.editor_token, name)
+    answer = _series(director, tournament)
+    assert "Series 1 is seated: 2 tables." in answer.content.decode()
+    tournament.refresh_from_db()
+    tables = tournament.tables_of(1)
+    assert [len(t.seated.all()) for t in tables] == [3, 2]
+    assert sorted(s.entrant.name for t in tables for s in t.seated.all()) == [
+        "Anna", "Ben", "Cleo", "Dan", "Eva"
+    ]  # fmt: skip
+    expected = engine.draw([1, 2, 3, 4, 5], get_variant("romme"), tournament.seed, 1)
+    assert tournament.seatings() == [
+        engine.Seating(expected.tables, tournament.seating)
+    ]  # the engine's draw from the seed shown
+    # Each table's game is an ordinary game of the score pad, its seats in seating order.
+    first = tables[0]
+    assert [s.name for s in first.game.seats.order_by("position")] == [
+        s.entrant.name for s in first.seated.all()
+    ]
+    anna_table = Entrant.objects.get(name="Anna").seated.get(series=1).table
+    page = Client().get(
+        reverse("tournament-player", kwargs={"token": Entrant.objects.get(name="Anna").token})
+    )
+    assert f"you sit at table {anna_table.number}" in page.content.decode()
+    # The next series waits for both tables.
+    refused = _series(director, tournament)
+    assert "These tables have not confirmed their result yet: 1, 2." in refused.content.decode()
+    for table in tables:
+        _play_out(table)
+    mate = tables[0].seated.all()[1].entrant
+    confirmed = _confirm(Client(), mate)
+    assert "Your table's result is confirmed." in unescape(confirmed.content.decode())
+    # A disagreement at table 2: rejected with a note, then confirmed.
+    other = tables[1].seated.all()[0].entrant
+    rejected = _confirm(Client(), other, "reject", "Dan had 10, not 0")
+    assert "Your table's result is rejected" in unescape(rejected.content.decode())
+    page = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    assert "Dan had 10, not 0" in page.content.decode()
+    assert "confirmed by" in page.content.decode()
+    _confirm(Client(), other)
+    tournament.refresh_from_db()
+    ranking = tournament.ranked()
+    winners = {t.seated.all()[0].entrant.number for t in tables}  # each table's first went out
+    assert {r.player for r in ranking.rows[:2]} == winners
+    page = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    assert "Standings" in page.content.decode()
+    # Series 2 is seated; then every series has been played.
+    assert "Series 2 is seated" in _series(director, tournament).content.decode()
+    tournament.refresh_from_db()
+    assert tournament.current == 2
+    assert TableSeat.objects.filter(series=2).count() == 5
+    assert "Every series has been played." in _series(director, tournament).content.decode()
+
+
+def test_a_confirmation_is_bound_to_the_games_version(director):
+    tournament, _ = _set_up(director, deals="1", series="2")
+    for name in ("Anna", "Ben", "Cleo"):
+        _enter(director, tournament.editor_token, name)
+    _series(director, tournament)
+    table = Tournament.objects.get().tables_of(1)[0]
+    player = table.seated.all()[1].entrant
+    # The page offers no confirmation before the game ends; a form sent by hand is refused.
+    page = Client().get(reverse("tournament-player", kwargs={"token": player.token}))
+    assert "The result is right" not in page.content.decode()
+    url = reverse("tournament-confirm", kwargs={"token": player.token})
+    data = {"version": Tournament.objects.get().version, "once": "by-hand-1", "answer": "confirm"}
+    assert "has not ended yet" in Client().post(url, data, follow=True).content.decode()
+    _play_out(table)
+    _confirm(Client(), player)
+    table = Tournament.objects.get().tables_of(1)[0]
+    assert table.confirmed
+    # A later change of the game (a correction) voids the confirmation.
+    game = table.game
+    game.refresh_from_db()
+    game.reopen(version=game.version, once="reopen-1", actor=ACTOR)
+    table = Tournament.objects.get().tables_of(1)[0]
+    assert not table.confirmed
+
+
+def test_a_backup_keeps_the_series_tables_and_confirmations(director, tmp_path):
+    tournament, _ = _set_up(director, deals="1", series="2")
+    for name in ("Anna", "Ben", "Cleo", "Dan", "Eva"):
+        _enter(director, tournament.editor_token, name)
+    _series(director, tournament)
+    table = Tournament.objects.get().tables_of(1)[0]
+    _play_out(table)
+    _confirm(Client(), table.seated.all()[1].entrant)
+    before = Tournament.objects.get().ranked()
+    seatings = Tournament.objects.get().seatings()
+    path = tmp_path / "backup.json"
+    call_command("backup", "export", str(path), stderr=io.StringIO())
+    Tournament.objects.all().delete()
+    from scorepad.models import Circle, Evening, Game
+
+    Evening.objects.all().delete()
+    Game.objects.all().delete()
+    Circle.objects.all().delete()
+    call_command("backup", "import", str(path), stdout=io.StringIO())
+    restored = Tournament.objects.get()
+    assert restored.seatings() == seatings
+    assert restored.tables_of(1)[0].confirmed
+    assert restored.ranked() == before
+
+
+def test_the_phone_that_recorded_cannot_confirm(director):
+    tournament, _ = _set_up(director, deals="1", series="1")
+    for name in ("Anna", "Ben"):
+        _enter(director, tournament.editor_token, name)
+    _series(director, tournament)
+    table = Tournament.objects.get().tables_of(1)[0]
+    _play_out(table)  # recorded by the device "test01"
+    phone = Client()
+    session = phone.session
+    session["scorepad_device"] = ACTOR.device
+    session.save()
+    answer = _confirm(phone, table.seated.all()[0].entrant)
+    assert "Another player of the table confirms, from their own phone." in answer.content.decode()
+    assert not Tournament.objects.get().tables_of(1)[0].confirmed

@@ -99,6 +99,8 @@ WRITES = {
     "tournament-enter": "enter_tournament",
     "tournament-drop": "drop_out_of_tournament",
     "tournament-link": "replace_tournament_link",
+    "tournament-series": "seat_a_series",
+    "tournament-confirm": "confirm_a_table",
 }
 # Pages that take POST but change nothing stored (a language choice, the checker, the API).
 NOT_WRITES = {"choose-language", "check", "api-check"}
@@ -991,10 +993,11 @@ class Walk(RuleBasedStateMachine):
         assert not broken
         document = json.loads(json.dumps(document))
         with transaction.atomic():
-            from scorepad.models import Circle
+            from scorepad.models import Circle, Tournament
 
             Evening.objects.all().delete()
             Game.objects.all().delete()
+            Tournament.objects.all().delete()
             Circle.objects.all().delete()
             import_database(document)
         after = {pk: self.export(pk) for pk in self.games}
@@ -1326,7 +1329,7 @@ class Walk(RuleBasedStateMachine):
         page = self.phones["A"].get("/en/tournaments/new/")
         form = page.form("/tournaments/new/")
         before = set(Tournament.objects.values_list("pk", flat=True))
-        values = {"name": name, "variant": variant, "series": "3", "deals": "5"}
+        values = {"name": name, "variant": variant, "series": "3", "deals": "2"}
         self.post("A", form, values)
         created = set(Tournament.objects.values_list("pk", flat=True)) - before
         assert len(created) == 1, "setting a tournament up made no tournament"
@@ -1392,6 +1395,87 @@ class Walk(RuleBasedStateMachine):
         elif which == "viewer":
             self.tournament_links["C"][pk] = new
 
+    @rule(t=st.integers(0, 9))
+    @precondition(lambda self: self.tournaments and len(self.games) < 8)
+    def seat_a_series(self, t):
+        """The director seats the next series: refused while a table of the series in play
+        has not confirmed (or too few players); else every player still playing and entered
+        by then sits at exactly one table, whose game is an ordinary game of the walk."""
+        from scorepad.models import Tournament
+
+        pk = sorted(self.tournaments)[t % len(self.tournaments)]
+        form = self.phones["A"].get(self.tournament_url(pk)).form("/series/")
+        if form is None:
+            return  # every series seated
+        before = Tournament.objects.get(pk=pk)
+        self.post("A", form)
+        after = Tournament.objects.get(pk=pk)
+        if after.version == before.version:
+            unconfirmed = before.current and any(
+                not table.confirmed for table in before.tables_of(before.current)
+            )
+            seatable = [
+                p for p in before.players() if p.playing and p.first_series <= before.current + 1
+            ]
+            low = get_variant(before.variant_id).min_players
+            assert unconfirmed or len(seatable) < low, "a series was refused without a reason"
+            return
+        assert after.current == before.current + 1
+        expected = {
+            p.name for p in after.players() if p.playing and p.first_series <= after.current
+        }
+        tables = after.tables_of(after.current)
+        seated = [s.entrant.name for table in tables for s in table.seated.all()]
+        assert sorted(seated) == sorted(expected), "a player is not seated exactly once"
+        variant = get_variant(after.variant_id)
+        for table in tables:
+            game = table.game
+            names = [s.name for s in game.seats.order_by("position")]
+            total = len(variant.schedule) if variant.is_contract else None
+            self.games[game.pk] = MGame(
+                pk=game.pk,
+                variant=after.variant_id,
+                seats=[MSeat(n) for n in names],
+                total_deals=total,
+                target_deals=None if variant.is_contract else after.deals,
+            )
+            self.links["B"][game.pk] = game.editor_token
+            self.links["C"][game.pk] = game.viewer_token
+            self.touched.add(game.pk)
+
+    @rule(t=st.integers(0, 9), k=st.integers(0, 99), reject=st.booleans())
+    @precondition(lambda self: self.tournaments)
+    def confirm_a_table(self, t, k, reject):
+        """A seated player confirms their table's ended game from their own phone, or
+        rejects it with a note; a confirmation holds until the game changes."""
+        from scorepad.models import Tournament
+
+        pks = sorted(self.tournaments)
+        tournament = Tournament.objects.get(pk=pks[t % len(pks)])
+        if not tournament.current:
+            return
+        seats = [
+            s for table in tournament.tables_of(tournament.current) for s in table.seated.all()
+        ]
+        seat = seats[k % len(seats)]
+        phone = Phone("P")
+        page = phone.get(f"/en/tournaments/players/{seat.entrant.token}/")
+        assert page.status == 200
+        forms = [f for f in page.forms if "/confirm/" in f.action]
+        if not forms:
+            assert not seat.table.game.is_finished or seat.table.confirmed
+            return
+        before = Tournament.objects.get(pk=tournament.pk).version
+        if reject:
+            page = phone.submit(forms[1], {"note": "Check deal 1"})
+        else:
+            page = phone.submit(forms[0], {}, button=forms[0].buttons[0])
+        assert page.status < 500
+        assert Tournament.objects.get(pk=tournament.pk).version == before + 1
+        table = Tournament.objects.get(pk=tournament.pk).tables_of(tournament.current)
+        table = next(x for x in table if x.pk == seat.table_id)
+        assert table.confirmed != reject
+
     @invariant()
     def tournaments_hold_their_players(self):
         """Each tournament's players are the names entered, numbered 1, 2, 3 ... in order of
@@ -1408,6 +1492,41 @@ class Walk(RuleBasedStateMachine):
             assert page.status == 200
             for name in names:
                 assert name in page.html
+            if tournament.current:
+                self.standings_hold(tournament, page)
+
+    def standings_hold(self, tournament, page: Page) -> None:
+        """The standings count the confirmed tables only, as the walk's own games say: the
+        engine's ranking of their totals, in the order the page shows."""
+        from rules.engine import tournament as engine
+
+        series = []
+        for number in range(1, tournament.current + 1):
+            results = []
+            for table in tournament.tables_of(number):
+                if not table.confirmed:
+                    continue
+                mgame = self.games[table.game_id]
+                totals = mgame.totals()
+                numbers = [s.entrant.number for s in table.seated.all()]
+                left = frozenset(n for n, seat in zip(numbers, mgame.seats, strict=True)
+                                 if not seat.active)  # fmt: skip
+                results.append(engine.TableResult(dict(zip(numbers, totals, strict=True)), left))
+            series.append(results)
+        players = tournament.players()
+        expected = engine.rank(
+            [p.number for p in players],
+            series,
+            get_variant(tournament.variant_id),
+            tournament.seed,
+            dropped=[p.number for p in players if not p.playing],
+            order=tournament.ranking,
+        )
+        names = {p.number: p.name for p in players}
+        shown = re.findall(r"<tr><td>\d+</td><td>([^<]+)", page.html)
+        assert [s.strip() for s in shown] == [names[n] for n in expected.players], (
+            "the standings are not the model's"
+        )
 
     # --- links across games, evenings and circles (the grant table) ----------------------
     def held(self, phone: str) -> set[str]:

@@ -59,6 +59,8 @@ from scorepad.models import (
     Game,
     Person,
     Seat,
+    Table,
+    TableSeat,
     Tournament,
 )
 from scorepad.naming import distinct_name, name_key, normal_name
@@ -255,6 +257,18 @@ def export_tournaments() -> list[dict[str, Any]]:
                 }
                 for player in tournament.entrants.order_by("pk")
             ],
+            "tables": [
+                {
+                    "series": table.series,
+                    "number": table.number,
+                    "game": table.game_id,
+                    "players": [seat.entrant_id for seat in table.seated.all()],
+                    "confirmed_version": table.confirmed_version,
+                    "confirmed_by": table.confirmed_by_id,
+                    "note": table.note,
+                }
+                for table in tournament.tables.prefetch_related("seated").order_by("pk")
+            ],
             "history": export_history(tournament),
         }
         for tournament in Tournament.objects.order_by("pk")
@@ -432,7 +446,7 @@ def import_database(document: Any, cleaned: list[str] | None = None) -> tuple[in
             raise ImportProblem(f"A tournament is not readable ({exc!r}).") from None
         # Ids were given explicitly: move the sequences past them (PostgreSQL).
         with connection.cursor() as cursor:
-            models = [Circle, Person, Game, Evening, Tournament, Entrant]
+            models = [Circle, Person, Game, Evening, Tournament, Entrant, Table, TableSeat]
             for sql in connection.ops.sequence_reset_sql(no_style(), models):
                 cursor.execute(sql)
     return len(people), len(games)
@@ -798,7 +812,39 @@ def _import_tournaments(tournaments: list[Any]) -> None:
                 dropped_after=player.get("dropped_after"),
                 created_at=parse_time(player.get("created_at"), label),
             )
+        _import_tables(tournament, item.get("tables") or [], label)
         restored_history(tournament, item.get("history") or [], label)
+
+
+def _import_tables(tournament: Tournament, tables: list[Any], label: str) -> None:
+    """A tournament's tables: each a game of the backup, seating the tournament's players,
+    each player at one table a series."""
+    players = set(tournament.entrants.values_list("pk", flat=True))
+    games = set(Game.objects.values_list("pk", flat=True))
+    placed: set[tuple[int, int]] = set()
+    for entry in tables:
+        _check(entry["game"] in games, f"{label}: a table's game is not in the backup.")
+        seated = entry.get("players") or []
+        _check(
+            set(seated) <= players and entry.get("confirmed_by") in players | {None},
+            f"{label}: a table seats someone who is not a player of the tournament.",
+        )
+        for pk in seated:
+            _check((pk, entry["series"]) not in placed, f"{label}: a player sits twice a series.")
+            placed.add((pk, entry["series"]))
+        table = Table.objects.create(
+            tournament=tournament,
+            series=entry["series"],
+            number=entry["number"],
+            game_id=entry["game"],
+            confirmed_version=entry.get("confirmed_version"),
+            confirmed_by_id=entry.get("confirmed_by"),
+            note=entry.get("note") or "",
+        )
+        TableSeat.objects.bulk_create(
+            TableSeat(table=table, entrant_id=pk, series=table.series, position=i)
+            for i, pk in enumerate(seated)
+        )
 
 
 # --- the command --------------------------------------------------------------------------
