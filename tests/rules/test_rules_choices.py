@@ -111,7 +111,7 @@ SPANISH_READING = {
     "de": "könnte man an einen Satz nie etwas anlegen",
     "nb": "kunne man aldri legge til noe på et sett",
     "pl": "do zestawu nie dałoby się dołożyć żadnej karty",
-    "fi": "settiä ei voisi koskaan täydentää",
+    "fi": "kolmikkoa ei voisi koskaan täydentää",
     "es": "nunca se podría añadir nada a un trío",
 }
 SPANISH_SUMMARY = {
@@ -152,7 +152,7 @@ NORDIC_OPENING = {
     "de": "die App lässt mit ihm keinen zusätzlichen Satz und keine zusätzliche Folge auslegen",
     "nb": "appen lar deg ikke legge ut et ekstra sett eller en ekstra rekke sammen med den",
     "pl": "aplikacja nie pozwala wyłożyć razem z nim dodatkowego zestawu ani sekwensu",
-    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä settiä tai suoraa",
+    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä kolmikkoa tai suoraa",
     "es": "la aplicación no deja bajar con él ningún trío ni escalera de más",
 }
 NORDIC_LAST_CARD = {
