@@ -342,6 +342,9 @@ ISSUE_25 = [
     ("pl", "w tym wieczorze"),
     ("pl", "Czterech graczy: każde z trojga pozostałych płaci"),
     ("pl", "Rozdanie przy czterech graczach"),
+    # Issue 45: a calque the Polish sheet never uses.
+    ("pl", "Uwaga: dwójka jest dziką kartą"),
+    ("pl", "jokery i czerwone asy są dzikie"),
     ("fi", "poistopakka"),
     ("fi", "poistopakasta"),
     ("fi", "sakkopisteet"),
