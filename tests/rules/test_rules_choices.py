@@ -145,6 +145,53 @@ def test_a_spanish_hands_own_set_may_hold_identical_cards_as_the_pages_say():
     assert [p.card for p in meld.placed] == cards
 
 
+# --- the Spanish game: what the sheet says of decks and the cut, what it leaves open (issue 45) ----
+
+SPANISH_DECKS = {
+    "en": "the sheet names Spanish poker decks and accepts French ones of the same size just as well",
+    "de": "Das Regelblatt nennt spanische Pokerblätter und lässt französische Blätter gleicher "
+    "Größe ebenso zu",
+    "nb": "Regelarket nevner spanske kortstokker med pokerkort og godtar franske av samme "
+    "størrelse like gjerne",
+    "pl": "Opis zasad wymienia hiszpańskie talie pokerowe, ale równie dobrze dopuszcza francuskie",
+    "fi": "Sääntölehti mainitsee espanjalaiset pokeripakat ja hyväksyy yhtä hyvin samankokoiset "
+    "ranskalaiset",
+    "es": "el reglamento nombra barajas españolas de póquer y admite igual las francesas",
+}
+SPANISH_CUT = {
+    "en": "The dealer shuffles, cuts the cards themselves (on this sheet nobody else cuts)",
+    "de": "Der Geber mischt, hebt selbst ab (nach diesem Regelblatt hebt niemand sonst ab)",
+    "nb": "Giveren stokker, tar av selv (etter dette regelarket tar ingen andre av)",
+    "pl": "Rozdający tasuje, sam przekłada talię (według tego opisu nikt inny jej nie przekłada)",
+    "fi": "Jakaja sekoittaa, nostaa itse (tämän sääntölehden mukaan kukaan muu ei nosta)",
+    "es": "El repartidor baraja, corta él mismo (según este reglamento nadie más corta)",
+}
+SPANISH_DIRECTION = {
+    "en": "says neither which way play goes nor who begins. In the app play goes counter-clockwise",
+    "de": "sagt aber weder, in welche Richtung gespielt wird, noch, wer beginnt. In der App wird "
+    "gegen den Uhrzeigersinn gespielt",
+    "nb": "men sier verken hvilken vei spillet går eller hvem som begynner. I appen går spillet "
+    "mot klokken",
+    "pl": "ale nie mówi, w którą stronę toczy się gra ani kto zaczyna. W aplikacji gra toczy "
+    "się przeciwnie do ruchu wskazówek zegara",
+    "fi": "mutta ei kerro, mihin suuntaan peli etenee eikä kuka aloittaa. Sovelluksessa peli "
+    "etenee vastapäivään",
+    "es": "pero no dice hacia dónde va el juego ni quién empieza. En la aplicación se juega en "
+    "sentido contrario a las agujas del reloj",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_spanish_pages_say_the_decks_the_dealers_cut_and_the_direction_as_a_choice(
+    client, lang
+):
+    body = page_html(client, f"/{lang}/rules/contract-spanish/")
+    assert say(SPANISH_DECKS, lang) in text(section(body, "players"))
+    assert say(SPANISH_CUT, lang) in text(section(body, "dealing"))
+    assert say(SPANISH_DIRECTION, lang) in text(section(body, "choices"))
+    assert 'href="#choices"' in section(body, "turn")
+
+
 # --- the Nordic game: the opening is the contract, the last card may be the discard ---------------
 
 NORDIC_OPENING = {
