@@ -228,33 +228,6 @@ def test_the_classic_choices_explain_why_the_example_discards_the_king(client, l
     assert say(CLASSIC_DECKS, lang) in listed
 
 
-def test_the_checker_discards_the_king_of_the_classic_example_as_the_pages_say():
-    from rules.engine.check import check_hand
-
-    hand = [
-        "4S",
-        "5S",
-        "6S",
-        "7S",
-        "9H",
-        "10H",
-        "JH",
-        "QH",
-        "10C",
-        "JC",
-        "QC",
-        "KC",
-        "AD",
-        "3D",
-        "KH",
-        "JK",
-    ]
-    assert check_hand({"variant": "classic", "cards": hand})["discard"] == "KH"
-    # the other way of the same split and payment: 10♥ to K♥ laid, 9♥ discarded
-    other = [c for c in hand if c != "9H"]
-    assert check_hand({"variant": "classic", "cards": other, "first_turn": "undrawn"})["goes_out"]
-
-
 # --- the Nordic game: the opening is the contract, the last card may be the discard ---------------
 
 NORDIC_OPENING = {
