@@ -342,6 +342,9 @@ ISSUE_25 = [
     ("pl", "w tym wieczorze"),
     ("pl", "Czterech graczy: każde z trojga pozostałych płaci"),
     ("pl", "Rozdanie przy czterech graczach"),
+    # Issue 45: a calque the Polish sheet never uses.
+    ("pl", "Uwaga: dwójka jest dziką kartą"),
+    ("pl", "jokery i czerwone asy są dzikie"),
     ("fi", "poistopakka"),
     ("fi", "poistopakasta"),
     ("fi", "sakkopisteet"),
@@ -349,6 +352,9 @@ ISSUE_25 = [
     ("fi", "Rahaselvitys"),
     ("fi", "Illan nimi (vapaaehtoinen)"),
     ("fi", "kaikki korttisi on pöydätty tai lisätty yhdistelmiin"),
+    # Issue 45: the Finnish sheet's words, kolmikko for a set and heittää for discarding.
+    ("fi", "sopimus vaatii kaksi settiä"),
+    ("fi", "Setti: vähintään 3 samanarvoista"),
     ("es", "dos barajas y 2 comodines"),
     ("es", "un comodín por baraja"),
     ("es", "3 comodines anotados"),
@@ -375,7 +381,7 @@ def test_each_word_the_issue_found_is_refused(lang, line):
         ("pl", "zasada dotyczy grup", "classic", "romme"),
         ("nb", "regelen gjelder gruppene", "contract-spanish", "romme"),
         ("de", "Ein Satz aus drei Achten", "romme", "contract-nordic"),
-        ("fi", "kolmen kasin setti", "romme", "contract-spanish"),
+        ("fi", "kolmen kasin kolmikko", "romme", "contract-spanish"),
         ("es", "un trío de ochos", "romme", "contract-spanish"),
         ("pl", "zestaw trzech ósemek", "romme", "contract-nordic"),
     ],
@@ -454,3 +460,17 @@ def test_the_glossary_page_has_an_entry_for_every_word_of_the_game(lang):
         if not {form.lower() for form in words_of(concept)[lang]} & {term.lower() for term in terms}
     ]
     assert missing == [], f"{lang}: {missing} (terms: {terms})"
+
+
+@pytest.mark.parametrize("game", ["classic", "contract-nordic", "contract-spanish", "romme"])
+def test_a_finnish_page_discards_with_the_sheets_verb_and_keeps_the_piles_name(game):
+    """Issue 45: *poistaa* reads as deleting; the Finnish sheet throws the card (*heittää*)
+    onto the *poistopino*, which keeps its name."""
+    scoped = [r for r, games in scoped_refusals() if r.lang == "fi" and game in games]
+
+    def refused(line: str) -> list[str]:
+        return [word for refusal in scoped for word in uses(refusal, line)]
+
+    assert refused("Poista yksi kortti kuvapuoli ylöspäin poistopinoon.") == ["Poista"]
+    assert refused("kuten minkä tahansa poistetun kortin") == ["poistetun"]
+    assert refused("Heitä yksi kortti kuvapuoli ylöspäin poistopinoon.") == []

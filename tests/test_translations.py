@@ -84,3 +84,58 @@ def test_the_catalogues_hold_every_message_of_the_source(tmp_path):
         committed = {e["msgid"] for e in read_po(ROOT / f"locale/{lang}/LC_MESSAGES/django.po")}
         missing = sorted(fresh - committed)
         assert missing == [], f"{lang}: run makemessages; missing {missing[:10]}"
+
+
+# Issue 45: the words a table found wrong, as the interface now says them. A name stands in the
+# nominative (Polish declines names, the app cannot); an arrow is no word of a sentence.
+SAID = [
+    ("pl", "pays", ("Cleo", "Anna", "1,20"), "Płaci Cleo, otrzymuje Anna: 1,20"),
+    (
+        "pl",
+        "%(name)s joins the table from the next deal, starting with %(n)d.",
+        {"name": "Kasia", "n": 120},
+        "Kasia gra od następnego rozdania; suma na start: 120.",
+    ),
+    (
+        "pl",
+        "%(name)s sat down, starting with %(n)d.",
+        {"name": "Kasia", "n": 120},
+        "Kasia dosiada się; suma na start: 120.",
+    ),
+    ("pl", "no game finished yet", {}, "żadna gra jeszcze się nie zakończyła"),
+    (
+        "pl",
+        "That game was not found; its link may be replaced.",
+        {},
+        "Nie znaleziono tej gry; jej link mógł zostać wymieniony.",
+    ),
+    ("pl", "went out: 0", {}, "kończy rozdanie: 0"),
+    (
+        "es",
+        "The circle's editor link was replaced: open its new link to start its game.",
+        {},
+        "El enlace de edición de la peña se sustituyó: abre su nuevo enlace para empezar su "
+        "partida.",
+    ),
+    (
+        "es",
+        "an abandoned deal scores nothing, but %(player)s has %(points)s here",
+        {"player": "Ana", "points": 5},
+        "una ronda anulada no puntúa, pero Ana tiene aquí 5",
+    ),
+    ("es", "History of the game", {}, "Historial de la partida"),
+    ("es", "Ratings, records and head-to-head", {}, "Valoraciones, balances y cara a cara"),
+    ("nb", "Person renamed", {}, "Person fikk nytt navn"),
+]
+
+
+@pytest.mark.parametrize(("lang", "msgid", "values", "said"), SAID)
+def test_the_words_the_table_found_wrong_read_as_the_language_says_them(lang, msgid, values, said):
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from scorepad.results import pays
+
+    with translation.override(lang):
+        shown = pays(*values) if msgid == "pays" else gettext(msgid) % values
+    assert shown == said

@@ -117,8 +117,8 @@ def game_context(request: HttpRequest, access: Access, **extra: Any) -> dict[str
 
 def replaced_notes(access: Access) -> list[list[str]]:
     """[device, text] for each value of a phone's correction that the last change, another
-    phone's correction, overwrote (both had changed it: scorepad/conflicts.py): "Deal 1: your
-    15 for Anna was replaced by the other phone's 20." Read from the history as it was
+    phone's correction, overwrote (both had changed it: scorepad/conflicts.py): "Deal 1 · Anna ·
+    The other phone's correction was kept. Yours: 15. Now: 20." Read from the history as it was
     written; what does not fit is left out."""
     game = access.game
     # The newest entry of the history: the one the change that made this version wrote.
@@ -146,7 +146,12 @@ def replaced_notes(access: Access) -> list[list[str]]:
             what = str(form.fields[name].label or "")
         if not what:
             continue
-        text = _("Deal %(n)s: your %(was)s for %(what)s was replaced by the other phone's %(now)s.")
+        # Whole sentences and labelled values: a player's name or a field's label (a question
+        # such as "Out on the first turn?") stands on its own, never declined or agreed with.
+        text = _(
+            "Deal %(n)s · %(what)s · The other phone's correction was kept. "
+            "Yours: %(was)s. Now: %(now)s."
+        )
         values = {
             "n": event.deal_number,
             "was": conflicts.shown(form, name, item["was"]),

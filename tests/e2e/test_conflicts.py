@@ -142,7 +142,7 @@ def test_the_phone_whose_value_was_replaced_is_told(browser, live_server):
     expect(c.locator("#game .messages")).to_contain_text("Deal 1 corrected.")
     assert scores(game) == [{0: 20, 1: 15, 2: 0}]
 
-    told = "Deal 1: your 15 for Anneliese was replaced by the other phone's 20."
+    told = "Deal 1 · Anneliese · The other phone's correction was kept. Yours: 15. Now: 20."
     expect(a.locator("#sheet .replaced")).to_have_text(told)  # by the live update
     expect(b.locator("#sheet tfoot")).to_contain_text("20")
     expect(b.locator("#sheet .replaced")).to_have_count(0)

@@ -590,6 +590,17 @@ def test_check_hand_serialises_the_answer():
     assert result["payment"] == 3
     assert result["waits"] is None
     assert {"card": "JK", "as": "2D"} in [p for m in result["melds"] for p in m]
+    # The rules pages' tie (issue 45): 10♥ to K♥ laid and 9♥ discarded is the same split,
+    # 4 + 4 + 4 + 3, and pays the same; K♥ is discarded because it sorts after 9♥.
+    other = check_hand(
+        {
+            "variant": "classic",
+            "cards": "4S 5S 6S 7S 10H JH QH KH 10C JC QC KC AD 3D JK",
+            "first_turn": "undrawn",
+        }
+    )
+    assert other["goes_out"]
+    assert sorted(len(m) for m in other["melds"]) == [3, 4, 4, 4]
 
 
 # --- property tests against the brute force ------------------------------------------------

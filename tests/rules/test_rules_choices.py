@@ -112,7 +112,7 @@ SPANISH_READING = {
     "de": "könnte man an einen Satz nie etwas anlegen",
     "nb": "kunne man aldri legge til noe på et sett",
     "pl": "do zestawu nie dałoby się dołożyć żadnej karty",
-    "fi": "settiä ei voisi koskaan täydentää",
+    "fi": "kolmikkoa ei voisi koskaan täydentää",
     "es": "nunca se podría añadir nada a un trío",
 }
 SPANISH_SUMMARY = {
@@ -146,6 +146,89 @@ def test_a_spanish_hands_own_set_may_hold_identical_cards_as_the_pages_say():
     assert [p.card for p in meld.placed] == cards
 
 
+# --- the Spanish game: what the sheet says of decks and the cut, what it leaves open (issue 45) ----
+
+SPANISH_DECKS = {
+    "en": "the sheet names Spanish poker decks and accepts French ones of the same size just as well",
+    "de": "Das Regelblatt nennt spanische Pokerblätter und lässt französische Blätter gleicher "
+    "Größe ebenso zu",
+    "nb": "Regelarket nevner spanske kortstokker med pokerkort og godtar franske av samme "
+    "størrelse like gjerne",
+    "pl": "Opis zasad wymienia hiszpańskie talie pokerowe, ale równie dobrze dopuszcza francuskie",
+    "fi": "Sääntölehti mainitsee espanjalaiset pokeripakat ja hyväksyy yhtä hyvin samankokoiset "
+    "ranskalaiset",
+    "es": "el reglamento nombra barajas españolas de póquer y admite igual las francesas",
+}
+SPANISH_CUT = {
+    "en": "The dealer shuffles, cuts the cards themselves (on this sheet nobody else cuts)",
+    "de": "Der Geber mischt, hebt selbst ab (nach diesem Regelblatt hebt niemand sonst ab)",
+    "nb": "Giveren stokker, tar av selv (etter dette regelarket tar ingen andre av)",
+    "pl": "Rozdający tasuje, sam przekłada talię (według tego opisu nikt inny jej nie przekłada)",
+    "fi": "Jakaja sekoittaa, nostaa itse (tämän sääntölehden mukaan kukaan muu ei nosta)",
+    "es": "El repartidor baraja, corta él mismo (según este reglamento nadie más corta)",
+}
+SPANISH_DIRECTION = {
+    "en": "says neither which way play goes nor who begins. In the app play goes counter-clockwise",
+    "de": "sagt aber weder, in welche Richtung gespielt wird, noch, wer beginnt. In der App wird "
+    "gegen den Uhrzeigersinn gespielt",
+    "nb": "men sier verken hvilken vei spillet går eller hvem som begynner. I appen går spillet "
+    "mot klokken",
+    "pl": "ale nie mówi, w którą stronę toczy się gra ani kto zaczyna. W aplikacji gra toczy "
+    "się przeciwnie do ruchu wskazówek zegara",
+    "fi": "mutta ei kerro, mihin suuntaan peli etenee eikä kuka aloittaa. Sovelluksessa peli "
+    "etenee vastapäivään",
+    "es": "pero no dice hacia dónde va el juego ni quién empieza. En la aplicación se juega en "
+    "sentido contrario a las agujas del reloj",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_spanish_pages_say_the_decks_the_dealers_cut_and_the_direction_as_a_choice(
+    client, lang
+):
+    body = page_html(client, f"/{lang}/rules/contract-spanish/")
+    assert say(SPANISH_DECKS, lang) in text(section(body, "players"))
+    assert say(SPANISH_CUT, lang) in text(section(body, "dealing"))
+    assert say(SPANISH_DIRECTION, lang) in text(section(body, "choices"))
+    assert 'href="#choices"' in section(body, "turn")
+
+
+# --- the classic game: the checker's order among equal ways, and the decks of its count ----------
+
+CLASSIC_TIES = {
+    "en": "but K♥ comes after 9♥",
+    "de": "aber K♥ kommt nach 9♥",
+    "nb": "men K♥ kommer etter 9♥",
+    "pl": "ale K♥ jest po 9♥",
+    "fi": "mutta K♥ tulee kortin 9♥ jälkeen",
+    "es": "pero K♥ va después de 9♥",
+}
+CLASSIC_DECKS = {
+    "en": "when the number of players is not given, in the fewest decks that hold the hand and "
+    "the seen cards",
+    "de": "ist die Zahl der Spieler nicht angegeben, in den wenigsten Blättern, die die Hand und "
+    "die gesehenen Karten fassen",
+    "nb": "er antall spillere ikke oppgitt, i de færreste kortstokkene som rommer hånden og "
+    "kortene som er sett",
+    "pl": "gdy liczba graczy nie jest podana, w najmniejszej liczbie talii, która mieści rękę i "
+    "widziane karty",
+    "fi": "jos pelaajien määrää ei ole annettu, pienimmästä pakkamäärästä, johon käsi ja nähdyt "
+    "kortit mahtuvat",
+    "es": "si no se da el número de jugadores, en el menor número de barajas que contiene la mano "
+    "y las cartas vistas",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_classic_choices_explain_why_the_example_discards_the_king(client, lang):
+    # the card faces read as their rank and suit: "K♥"
+    listed = re.sub(r" ([♠♥♦♣])", r"\1", text(choices(client, lang, "classic")))
+    # the split order, then the discard that sorts last: K♥ after 9♥ of the same split
+    assert "3 + 3 + 3 + 3 + 3, 4 + 4 + 4 + 3, 5 + 4 + 3 + 3" in listed
+    assert say(CLASSIC_TIES, lang) in listed
+    assert say(CLASSIC_DECKS, lang) in listed
+
+
 # --- the Nordic game: the opening is the contract, the last card may be the discard ---------------
 
 NORDIC_OPENING = {
@@ -153,7 +236,7 @@ NORDIC_OPENING = {
     "de": "die App lässt mit ihm keinen zusätzlichen Satz und keine zusätzliche Folge auslegen",
     "nb": "appen lar deg ikke legge ut et ekstra sett eller en ekstra rekke sammen med den",
     "pl": "aplikacja nie pozwala wyłożyć razem z nim dodatkowego zestawu ani sekwensu",
-    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä settiä tai suoraa",
+    "fi": "eikä sovellus anna pöydätä sen mukana ylimääräistä kolmikkoa tai suoraa",
     "es": "la aplicación no deja bajar con él ningún trío ni escalera de más",
 }
 NORDIC_LAST_CARD = {
@@ -175,6 +258,37 @@ def test_the_nordic_opening_and_last_card_are_marked_as_choices(client, lang):
     # the rule texts point to the choices
     for rule in ("opening", "going-out"):
         assert 'href="#choices"' in section(body, rule), rule
+
+
+# --- the Nordic game: the turned-up joker, read two ways (issue 45) -------------------------------
+
+NORDIC_JOKER_READINGS = {
+    "en": "That can be read two ways: the joker is taken like any other discard and nothing "
+    "special happens, or it is an ordinary card, not wild, for whoever takes it. The app takes "
+    "the first reading",
+    "de": "Das lässt sich zweifach lesen: Der Joker wird genommen wie jede abgelegte Karte, und "
+    "sonst geschieht nichts Besonderes; oder er ist für den, der ihn nimmt, eine gewöhnliche "
+    "Karte und kein Platzhalter. Die App folgt der ersten Lesart",
+    "nb": "Det kan leses på to måter: jokeren tas som et hvilket som helst kastet kort, og ellers "
+    "skjer det ikke noe spesielt, eller den er et vanlig kort, ikke vill, for den som tar den. "
+    "Appen velger den første lesningen",
+    "pl": "Można to czytać dwojako: jokera bierze się jak każdą inną odrzuconą kartę i nic "
+    "więcej się nie dzieje albo dla tego, kto go weźmie, jest zwykłą kartą, która nie zastępuje "
+    "innych. Aplikacja przyjmuje pierwsze odczytanie",
+    "fi": "Sen voi lukea kahdella tavalla: jokerin saa ottaa kuten minkä tahansa heitetyn kortin "
+    "eikä muuta erityistä tapahdu, tai se on ottajalleen tavallinen kortti eikä villi. Sovellus "
+    "valitsee ensimmäisen tulkinnan",
+    "es": "Se puede leer de dos maneras: el joker se coge como cualquier otro descarte y no pasa "
+    "nada especial, o es una carta normal, no un comodín, para quien lo coge. La aplicación "
+    "sigue la primera lectura",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_nordic_turned_up_joker_names_both_readings_and_the_apps(client, lang):
+    body = page_html(client, f"/{lang}/rules/contract-nordic/")
+    assert say(NORDIC_JOKER_READINGS, lang) in text(section(body, "choices"))
+    assert 'href="#choices"' in section(body, "dealing")
 
 
 # --- Rommé: the first turn, the first dealer, the end -----------------------------------------------
@@ -223,7 +337,8 @@ def test_romme_says_the_first_turn_and_its_choices_as_english_does(client, lang)
     listed = text(section(body, "choices"))
     for phrases in (ROMME_FIRST_ROUND, ROMME_FIRST_DEALER, ROMME_END):
         assert say(phrases, lang) in listed
-    for rule in ("dealing", "end"):
+    # the natural card every meld needs is the app's choice in every language (issue 45)
+    for rule in ("dealing", "end", "wild-cards"):
         assert 'href="#choices"' in section(body, rule), rule
 
 

@@ -426,9 +426,10 @@ def test_correcting_a_deal_recorded_meanwhile_tells_the_other_phone_what_was_rep
     assert answer.status_code == 302
     assert points(nordic, 2) == {0: 0, 1: 5, 2: 30}
     sheet = html.unescape(a.get(url(nordic, "game")).content.decode())
-    assert "Deal 2: your 35 for Cleo was replaced by the other phone's 30." in sheet
-    assert "your 5 for Ben" not in sheet  # the same on both phones: nothing replaced
+    told = "Deal 2 · Cleo · The other phone's correction was kept. Yours: 35. Now: 30."
+    assert told in sheet
+    assert "Deal 2 · Ben" not in sheet  # the same on both phones: nothing replaced
     # Phone C, which made the correction, is told nothing of the kind.
-    assert "was replaced by the other phone" not in html.unescape(
+    assert "The other phone's correction was kept" not in html.unescape(
         c.get(url(nordic, "game")).content.decode()
     )

@@ -216,5 +216,46 @@ def test_the_notes_of_a_correction_come_from_its_pinned_entry_as_from_the_histor
     read = replaced_notes(Access(Game.objects.get(pk=game.pk), game.editor_token, "editor", "x"))
     assert handed == read
     assert handed[0][0] == "iphone-3f2a"
-    assert handed[0][1].startswith("Deal 1: your 1 for ")
-    assert handed[0][1].endswith(" was replaced by the other phone's 2.")
+    assert handed[0][1] == (
+        "Deal 1 · Jokers used · The other phone's correction was kept. Yours: 1. Now: 2."
+    )
+
+
+# The note of issue 45: the field's label, a question, and the choice's values stand on their
+# own (German once read "Deine Nein für Fertig im ersten Zug?"): whole sentences, values after
+# their labels.
+FIRST_TURN_NOTES = {
+    "en": "Deal 1 · Out on the first turn? · The other phone's correction was kept. "
+    "Yours: No. Now: Yes, after drawing.",
+    "de": "Runde 1 · Fertig im ersten Zug? · Die Korrektur des anderen Handys gilt. "
+    "Deine Angabe: Nein. Jetzt: Ja, nach dem Ziehen.",
+    "nb": "Giv 1 · Gikk ut i første tur? · Rettelsen fra den andre telefonen gjelder. "
+    "Din verdi: Nei. Nå: Ja, etter å ha trukket.",
+    "pl": "Rozdanie 1 · Zakończenie w pierwszym ruchu? · Obowiązuje poprawka z drugiego "
+    "telefonu. Twoja wartość: Nie. Teraz: Tak, po dobraniu.",
+    "fi": "Jako 1 · Tyhjenikö käsi ensimmäisellä vuorolla? · Toisen puhelimen korjaus on "
+    "voimassa. Sinun arvosi: Ei. Nyt: Kyllä, noston jälkeen.",
+    "es": "Ronda 1 · ¿Cerró en el primer turno? · Vale la corrección del otro móvil. "
+    "Tu valor: No. Ahora: Sí, después de robar.",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(FIRST_TURN_NOTES))
+def test_the_note_of_a_replaced_answer_keeps_the_question_and_the_values_whole(game, lang):
+    from scorepad.access import Access
+    from scorepad.forms.deals import ClassicDealForm
+    from scorepad.views.common import replaced_notes
+    from tests.factories import seats
+
+    record_classic(game, 0)
+    game = Game.objects.get(pk=game.pk)
+    data = {**classic_form_data(game, 1, first_turn="drawn"), "version": str(game.version)}
+    form = ClassicDealForm(data, game=game, seats=[s for s in seats(game) if s.active])
+    assert form.is_valid(), form.errors
+    replaced = [{"field": "first_turn", "was": "", "now": "drawn", "device": "pixel-1"}]
+    game.edit_deal(
+        1, form.result, version=game.version, once=data["once"], actor=ACTOR, replaced=replaced
+    )
+    access = Access(Game.objects.get(pk=game.pk), game.editor_token, "editor", "editor_link")
+    with translation.override(lang):
+        assert replaced_notes(access) == [["pixel-1", FIRST_TURN_NOTES[lang]]]
