@@ -396,7 +396,9 @@ def _flaw_note(flaw, by_pos: dict[int, Seat]) -> str:
 
 def label_length(players: int) -> int | None:
     """How many characters of a name a column heading shows on a phone (390 px wide) with
-    this many players; None: the whole name (up to four players, the column has room)."""
+    this many players when the names together are too wide for it; None: the whole name (up
+    to four players, the column has room). Five to eight names are whole where the row of
+    them fits (``fitting_length``)."""
     if players <= 4:
         return None
     if players <= 6:
@@ -406,12 +408,46 @@ def label_length(players: int) -> int | None:
     return 2
 
 
+# The width of a heading's letters in ems of its bold type (app.css: .sheet.snug), about:
+# i and l narrow, m and w wide, capitals wider than small letters.
+_EMS = {
+    **dict.fromkeys("ijlłIJ'.,", 0.36),
+    **dict.fromkeys("frt -", 0.46),
+    **dict.fromkeys("mwMWæœÆŒ", 1.0),
+}
+NAME_EMS = 6.1  # a whole name at most: .sheet .name's 5.5rem in the heading's 0.9rem
+
+
+def _ems(text: str) -> float:
+    return sum(_EMS.get(c, 0.78 if c.isupper() else 0.68) for c in text)
+
+
+def fitting_length(names: list[str]) -> int | None:
+    """How many characters of each name five to eight column headings show: the most with
+    which the row of names fits a 390 px phone beside the deal column, each column as wide
+    as a three-figure total ("−110", 3 em) at least and no name wider than ``NAME_EMS``. A
+    name that short is whole: "Piotrek" beside Marek, Kasia, Ania and Zofia."""
+    least = label_length(len(names))
+    if least is None or len(names) > 8:
+        return least
+    # The ems the columns share: what the phone leaves them, or what their totals take.
+    room = max(19.7 - 0.5 * (len(names) - 5), 3.0 * len(names))
+    best = least
+    for length in range(least + 1, max(map(len, names)) + 1):
+        cut = [_ems(name[:length]) for name in names]
+        if max(cut) > NAME_EMS or sum(max(3.0, ems) for ems in cut) > room:
+            break
+        best = length
+    return best
+
+
 def short_names(names: list[str]) -> list[str]:
     """The column headings of these players: the whole names, or, when many players share
-    the phone's width, labels of at most ``label_length`` characters, all different: the
-    first name, else the initials, else the last name, else the first initial and the last
-    name, else the first and last letters, else a number. The full name is always given beside the label (title, screen readers)."""
-    length = label_length(len(names))
+    the phone's width, labels of at most ``fitting_length`` characters, all different: the
+    whole name where it is that short, else the first name, else the initials, else the last
+    name, else the first initial and the last name, else the first and last letters, else a
+    number. The full name is always given beside the label (title, screen readers)."""
+    length = fitting_length(names)
     if length is None:
         return list(names)
     options = [_label_options(name, length) for name in names]
@@ -450,7 +486,8 @@ def _clashing(labels: list[str]) -> list[int]:
 
 def _label_options(name: str, length: int) -> list[str]:
     words = unicodedata.normalize("NFC", name).split() or [name]
-    options = [words[0][:length]]
+    options = [name] if len(name) <= length else []
+    options.append(words[0][:length])
     if len(words) > 1:
         options.append("".join(word[0] for word in words)[:length])
         options.append(words[-1][:length])

@@ -1,11 +1,14 @@
 """No page and no htmx swap writes an error to the browser's console: in particular no
 Content-Security-Policy violation (the policy allows no inline script or style)."""
 
+from decimal import Decimal
+
 import pytest
 from playwright.sync_api import expect
 
+from scorepad.models import Evening, EveningGame
 from tests.e2e.conftest import PHONE
-from tests.factories import GameFactory, record_classic, record_penalty
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic, record_penalty
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -27,14 +30,24 @@ SITE = [
 ]
 
 
+# Every Content-Security-Policy violation of a page, told to the test where it happened (an
+# init script runs outside the page's CSP).
+CSP_REPORTS = """document.addEventListener('securitypolicyviolation', (e) => window.cspViolated(
+  `${e.violatedDirective} on ${location.pathname}: ${e.sample || e.blockedURI}`
+  + ` (${e.sourceFile || 'the page'}, line ${e.lineNumber})`));"""
+
+
 def watch(page) -> list[str]:
-    """Every console error and warning, page error and CSP report of ``page``."""
+    """Every console error and warning, page error and CSP violation of ``page``, on every
+    page it opens from now on."""
     said = []
     page.on(
         "console",
         lambda m: said.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
     )
     page.on("pageerror", lambda e: said.append(f"pageerror: {e}"))
+    page.expose_function("cspViolated", lambda text: said.append(f"csp: {text}"))
+    page.add_init_script(CSP_REPORTS)
     return said
 
 
@@ -55,6 +68,84 @@ def test_a_page_writes_nothing_to_the_console(phone, live_server, path):
     # A missing page answers 404, which the browser reports; nothing else may appear.
     expected = [s for s in said if "404" in s] if path == "/en/nowhere/" else []
     assert said == expected, said
+
+
+def an_evening_of_a_circle():
+    """A circle's evening of five: a finished game (its standings, settle-up and result to
+    share) and a game being played."""
+    circle = CircleFactory(name="Wtorki")
+    names = ["Piotrek", "Marek", "Kasia", "Ania", "Zofia"]
+    done = GameFactory(players=names, circle=circle)
+    for deal in range(3):
+        record_classic(done, deal)
+    done.refresh_from_db()
+    done.end(version=done.version, once=None, actor=ACTOR)
+    playing = GameFactory(players=names, circle=circle)
+    record_classic(playing, 1)
+    evening = Evening.objects.create(name="Piątek", stake=Decimal("0.50"), circle=circle)
+    for position, game in enumerate((done, playing), start=1):
+        EveningGame.objects.create(
+            evening=evening, game=game, stake=Decimal("0.50"), position=position
+        )
+    return circle, done, playing, evening
+
+
+def test_every_kind_of_page_at_the_table_writes_nothing_to_the_console(phone, live_server):
+    """The pages a table opens in an evening, in its languages: no error, no CSP violation."""
+    circle, done, playing, evening = an_evening_of_a_circle()
+    said = watch(phone)
+    for path in (
+        f"/pl/games/{playing.editor_token}/",
+        f"/es/games/{playing.viewer_token}/",
+        f"/fi/games/{done.editor_token}/",
+        f"/pl/games/{playing.editor_token}/share/",
+        f"/pl/games/{playing.editor_token}/history/",
+        f"/pl/games/{playing.editor_token}/players/",
+        f"/pl/games/{playing.editor_token}/evenings/",
+        f"/es/games/{playing.viewer_token}/table/",
+        f"/pl/evenings/{evening.editor_token}/",
+        f"/fi/evenings/{evening.viewer_token}/",
+        f"/pl/evenings/{evening.viewer_token}/table/",
+        f"/pl/circles/{circle.editor_token}/",
+        f"/pl/circles/{circle.viewer_token}/players/",
+        f"/pl/circles/{circle.viewer_token}/players/{circle.find('Piotrek').pk}/",
+        f"/pl/circles/{circle.viewer_token}/year/{done.finished_at.year}/",
+        "/pl/check/?variant=classic&cards=4S+5S+6S+7S+9H+10H+JH+QH",
+        "/es/rules/classic/",
+    ):
+        phone.goto(live_server.url + path)
+        phone.wait_for_load_state("networkidle")
+    assert said == [], said
+
+
+def test_a_text_box_made_larger_writes_nothing_when_the_evening_updates(
+    phone, live_server, streams
+):
+    """Issue 45, item 8: "inline style violates CSP" errors came in bursts. A text box a
+    person drags larger gets its size from the browser as a style attribute (which the CSP
+    allows: the CSSOM), and htmx copied it onto the box of each live update with
+    setAttribute, which the CSP refuses: one error at every update."""
+    _, _, playing, evening = an_evening_of_a_circle()
+    said = watch(phone)
+    phone.goto(f"{live_server.url}/pl/evenings/{evening.viewer_token}/")
+    phone.wait_for_function("() => window.scorepadLive && window.scorepadLive.open")
+    text = phone.locator("#result-text")
+    text.scroll_into_view_if_needed()
+    box = text.bounding_box()
+    corner = (box["x"] + box["width"] - 2, box["y"] + box["height"] - 2)
+    phone.mouse.move(*corner)
+    phone.mouse.down()
+    phone.mouse.move(corner[0], corner[1] + 80, steps=4)
+    phone.mouse.up()
+    assert text.bounding_box()["height"] > box["height"] + 40  # dragged larger
+    ledger = phone.locator(".sheet-area tbody")
+    before = ledger.inner_text()
+    for deal in (2, 3):  # another phone records two deals: the page follows each
+        record_classic(playing, deal)
+        expect(ledger).not_to_have_text(before)
+        before = ledger.inner_text()
+    phone.wait_for_load_state("networkidle")
+    assert said == [], said
 
 
 def test_the_score_pad_and_its_swaps_write_nothing_to_the_console(phone, live_server):

@@ -1,12 +1,17 @@
 """Long names and wide pages on a phone's screen (390 px): nothing sideways, no word cut."""
 
+import json
 import re
+from decimal import Decimal
 
 import pytest
 from playwright.sync_api import expect
 
+from scorepad.models import Evening, EveningGame
 from tests.e2e.conftest import PHONE, SCREENSHOTS, drawn
-from tests.factories import GameFactory, record_classic
+from tests.e2e.test_accessibility import axe_violations
+from tests.e2e.test_console import watch
+from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -308,3 +313,121 @@ def test_the_record_deal_form_opens_with_its_heading_below_the_header(page):
     heading = title.bounding_box()
     assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
     assert covered(page, "#panel-title") == []
+
+
+# --- five at the table on a phone (issue 45, item 8) -----------------------------------------
+
+FIVE = ["Piotrek", "Marek", "Kasia", "Ania", "Zofia"]
+SEEN = """(el) => {
+  // What a person reads of el: its text but what is not drawn (display: none, a 1 px clip),
+  // and whether a box of it cuts its text (an ellipsis, overflow hidden).
+  const drawn = (node) => {
+    for (let e = node.parentElement; e && e !== el.parentElement; e = e.parentElement) {
+      const cs = getComputedStyle(e), r = e.getBoundingClientRect();
+      if (cs.display === 'none' || cs.visibility === 'hidden') return false;
+      if (cs.overflow === 'hidden' && (r.width <= 1 || r.height <= 1)) return false;
+    }
+    return true;
+  };
+  let text = '';
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (drawn(n)) text += n.data;
+  const cut = [el, ...el.querySelectorAll('*')].some(
+    e => getComputedStyle(e).overflowX === 'hidden' && e.scrollWidth > e.clientWidth + 1);
+  const r = el.getBoundingClientRect();
+  return {text: text.replace(/\\s+/g, ' ').trim(), cut, left: r.left, right: r.right};
+}"""
+
+
+def seen(locator) -> list[dict]:
+    return [cell.evaluate(SEEN) for cell in locator.all()]
+
+
+def within(cell: dict, left: float, right: float) -> bool:
+    """The cell seen (``SEEN``) lies between ``left`` and ``right``."""
+    return left - 0.5 <= cell["left"] and cell["right"] <= right + 0.5
+
+
+def no_sideways_scrolling(page, region: str) -> None:
+    """Neither the page nor the region ``region`` scrolls sideways."""
+    width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
+    box = page.evaluate(
+        "(s) => { const b = document.querySelector(s); return [b.scrollWidth, b.clientWidth]; }",
+        region,
+    )
+    assert box[0] <= box[1], f"{region} scrolls sideways: {box}"
+
+
+def test_five_at_the_table_read_their_names_whole_on_the_sheet(page):
+    """A 5-player sheet cut "Piotrek" to "Piotr" where the whole name has room."""
+    said = watch(page)
+    game = GameFactory(variant_id="classic", players=FIVE)
+    for deal in range(5):
+        record_classic(game, deal)
+    page.goto(f"{page.base}/pl/games/{game.editor_token}/")
+    heads = seen(page.locator(".sheet thead th:not(.num)"))
+    assert [(h["text"], h["cut"]) for h in heads] == [(name, False) for name in FIVE]
+    assert all(within(h, 0, PHONE["width"]) for h in heads), heads
+    no_sideways_scrolling(page, ".sheet-scroll")
+    assert said == [], said
+
+
+def five_finished_games(circle=None, games=3):
+    made = []
+    for k in range(games):
+        game = GameFactory(variant_id="classic", players=FIVE, circle=circle)
+        for deal in range(4):
+            record_classic(game, (k + deal * 2) % 5, no_wild=True)
+        game.refresh_from_db()
+        game.end(version=game.version, once=None, actor=ACTOR)
+        made.append(game)
+    return made
+
+
+def test_an_evening_of_five_fits_a_phone_each_balance_beside_its_name(page, browser):
+    """The 5-person ledger needed sideways scrolling on a 390 px phone: on a phone it is read
+    game by game, each player's name beside their money and balance."""
+    said = watch(page)
+    evening = Evening.objects.create(name="Piątek", stake=Decimal("2.00"))
+    for position, game in enumerate(five_finished_games(), start=1):
+        EveningGame.objects.create(
+            evening=evening, game=game, stake=Decimal("2.00"), position=position
+        )
+    page.goto(f"{page.base}/pl/evenings/{evening.editor_token}/")
+    ledger = page.get_by_role("region", name="Rachunek")
+    expect(ledger.get_by_role("row")).to_have_count(5)  # the names, three games, the totals
+    no_sideways_scrolling(page, ".sheet-area .sheet-scroll")
+    totals = seen(ledger.get_by_role("row").last.get_by_role("cell"))
+    assert len(totals) == 5
+    for name, cell in zip(FIVE, totals, strict=True):
+        assert re.fullmatch(rf"{name} ?[+−]\d+,\d\d", cell["text"]), cell
+        assert not cell["cut"]
+        assert within(cell, 0, PHONE["width"]), cell
+    # A screen reader still reads a table: each amount under its player's column heading.
+    assert ledger.get_by_role("columnheader").all_inner_texts()[1:] == FIVE
+    ledger.screenshot(path=str(SCREENSHOTS / "evening-five-players.png"))
+    assert said == [], said
+    for scheme in ("light", "dark"):
+        violations = axe_violations(browser, page.url, scheme)
+        assert violations == [], json.dumps(violations, indent=1)
+
+
+def test_the_head_to_head_fits_a_phone_in_polish(page):
+    """The person page's head-to-head was cut at "Rem…" (Remis, level) on a 390 px phone."""
+    said = watch(page)
+    circle = CircleFactory(name="Wtorki")
+    five_finished_games(circle)
+    page.goto(f"{page.base}/pl/circles/{circle.viewer_token}/players/{circle.find('Piotrek').pk}/")
+    table = page.get_by_role("region", name=re.compile("Bilans bezpośredni"))
+    no_sideways_scrolling(page, ".sheet-scroll:has(> .head-to-head)")
+    box = table.bounding_box()
+    heads = seen(table.get_by_role("columnheader"))
+    assert [h["text"] for h in heads] == ["Przeciw", "Gry", "Wyżej", "Niżej", "Remis"]
+    for cell in [*heads, *seen(table.get_by_role("rowheader"))]:
+        assert not cell["cut"], cell
+        assert within(cell, box["x"], box["x"] + box["width"]), cell
+    assert sorted(h["text"] for h in seen(table.get_by_role("rowheader"))) == sorted(FIVE[1:])
+    words_whole(page, ".head-to-head")
+    table.screenshot(path=str(SCREENSHOTS / "head-to-head.png"))
+    assert said == [], said

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from scorepad.charts import MARKS, SHAPES, axis_values, deal_label_step, mark_path
-from scorepad.sheet import label_length, short_names
+from scorepad.sheet import fitting_length, label_length, short_names
 from tests.factories import GameFactory, record_classic
 from tests.scorepad.conftest import own
 
@@ -41,9 +41,27 @@ def test_up_to_four_players_the_headings_keep_the_whole_names():
 @pytest.mark.parametrize("players", range(5, 13))
 def test_five_players_and_more_get_labels_that_fit_and_differ(players):
     labels = short_names(TWELVE[:players])
-    most = label_length(players)
+    most = fitting_length(TWELVE[:players])
+    assert most >= label_length(players)
     assert all(1 <= len(label) <= most for label in labels), labels
     assert len({label.casefold() for label in labels}) == players, labels
+
+
+def test_five_names_that_fit_the_phone_side_by_side_stay_whole():
+    """Issue 45, item 8: "Piotrek" was cut to "Piotr" in a row that has room for him."""
+    names = ["Piotrek", "Marek", "Kasia", "Ania", "Zofia"]
+    assert short_names(names) == names
+    # Seven short names fit as well: none is wider than a total.
+    seven = ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gro"]
+    assert short_names(seven) == seven
+
+
+def test_only_the_names_too_long_for_the_row_are_cut_as_far_as_it_needs():
+    names = ["Anna", "Ben", "Cleo", "Dan", "Maximiliane"]
+    assert short_names(names) == ["Anna", "Ben", "Cleo", "Dan", "Maximilia"]
+    # Five long names: each as long as the row allows, still more than label_length's five.
+    long = ["Małgorzata", "Władysław", "Krzysztof", "Wojciech", "Agnieszka"]
+    assert short_names(long) == ["Małgor", "Władys", "Krzysz", "Wojcie", "Agnies"]
 
 
 def test_a_label_is_the_first_name_else_the_initials_else_first_and_last_letters():
@@ -53,16 +71,6 @@ def test_a_label_is_the_first_name_else_the_initials_else_first_and_last_letters
     assert short_names(TWELVE) == [
         "Ma", "Bs", "AB", "AK", "Bn", "Bd", "Ba", "Zo", "Ju", "In", "Sá", "Ås",
     ]  # fmt: skip
-
-
-def test_a_name_that_fits_is_not_cut():
-    assert short_names(["Anna", "Ben", "Cleo", "Dan", "Maximiliane"]) == [
-        "Anna",
-        "Ben",
-        "Cleo",
-        "Dan",
-        "Maxim",
-    ]
 
 
 def test_the_same_name_twice_gets_a_number():
