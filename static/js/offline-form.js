@@ -213,11 +213,12 @@
       }
     }
 
-    // A sheet with no form open, remembered for `backToSheet`; false while a form is open.
+    // A page with no form open, its sheet remembered for `backToSheet` (an evening's or a
+    // circle's page has none); false while a form is open.
     function remember() {
+      if (doc.getElementById("panel")) return false;
       var game = doc.getElementById("game");
-      if (!game || doc.getElementById("panel")) return false;
-      lastSheet = game.outerHTML;
+      if (game) lastSheet = game.outerHTML;
       return true;
     }
 

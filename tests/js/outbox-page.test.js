@@ -5,43 +5,13 @@
 
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
-const Outbox = require("../../static/js/outbox.js");
 const Messages = require("../../static/js/messages.js");
-const OfflineForm = require("../../static/js/offline-form.js");
 const OutboxPage = require("../../static/js/outbox-page.js");
-const { page, outbox, fakeClock, fakeFetch, htmxEvent, settle, TEXTS } = require("./page.js");
+const { page, wire, htmxEvent, settle } = require("./page.js");
 
 // The page as table.js wires it; ``worker``: a service worker controlling the page.
 function setUp({ worker = null, offline = false, answers = [] } = {}) {
-  const window = page();
-  const doc = window.document;
-  const clock = fakeClock();
-  const calls = { ajax: [], pushed: [], posted: [], confirmed: 0 };
-  const serviceWorker = new window.EventTarget();
-  serviceWorker.controller = worker && { postMessage: (m) => calls.posted.push(m) };
-  const win = new window.EventTarget();
-  Object.assign(win, {
-    navigator: { serviceWorker },
-    location: { href: "http://table.test/g/abc/", assign: () => {} },
-    history: { pushState: (s, t, url) => calls.pushed.push(url), replaceState: () => {} },
-    htmx: { process: () => {}, ajax: (verb, url) => calls.ajax.push(url) },
-    confirm: () => { calls.confirmed += 1; return true; },
-  });
-  const state = { offline, replaced: false };
-  let wired = null;
-  const fetch = fakeFetch(answers);
-  const box = outbox({ clock, fetch, onRound: (round) => wired.roundDone(round) });
-  const messages = Messages.create({
-    document: doc, line: doc.querySelector(".connection"), texts: Messages.parseTexts(TEXTS), clock,
-    onClear: () => wired.showQueue(),
-  });
-  const form = OfflineForm.create({ document: doc, window: win, outbox: box, state, say: messages.say, gameUrl: "/g/abc/" });
-  wired = OutboxPage.create({
-    document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages, state, clock,
-    fetch, field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
-  });
-  const line = () => doc.querySelector(".connection").dataset.state;
-  return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };
+  return wire(page(), { worker, offline, answers });
 }
 
 function formData(pairs) {

@@ -122,13 +122,13 @@ function outbox(options = {}) {
   let made = 0;
   const Outbox = require("../../static/js/outbox.js");
   return Outbox.create({
-    game: "abc",
+    token: options.token || "abc",
     indexedDB: new IDBFactory(),
     fetch: options.fetch || fakeFetch(),
     storage: options.storage || memoryStorage(),
     clock: options.clock || fakeClock(),
     online: options.online || (() => true),
-    shownVersion: () => 3,
+    shownVersion: options.shownVersion || (() => 3),
     random: (bytes) => { made += 1; for (let i = 0; i < bytes.length; i++) bytes[i] = (made * 31 + i * 37) & 255; return bytes; },
     onRound: options.onRound,
   });
@@ -148,4 +148,48 @@ function settle(rounds = 5) {
   return chain;
 }
 
-module.exports = { page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, htmxEvent, settle, TEXTS };
+// The outbox's modules on ``window``'s page as static/js/table.js wires them, with a fake
+// browser window around it (history, htmx, confirm, a service worker: ``worker`` makes one
+// control the page) and the fake server ``answers``. ``url``: the page's address, ``token``
+// its thing's link, ``part``: the part the bar names (the evening's, the circle's: its version
+// the part's own). ``calls`` records htmx's requests and targets, the pushed addresses, what
+// was posted to the worker and the confirmations asked.
+function wire(window, { url = "/g/abc/", token = "abc", part = "", worker = null, offline = false, answers = [] } = {}) {
+  const Outbox = require("../../static/js/outbox.js");
+  const Messages = require("../../static/js/messages.js");
+  const OfflineForm = require("../../static/js/offline-form.js");
+  const OutboxPage = require("../../static/js/outbox-page.js");
+  const doc = window.document;
+  const clock = fakeClock();
+  const calls = { ajax: [], targets: [], pushed: [], posted: [], confirmed: 0 };
+  const serviceWorker = new window.EventTarget();
+  serviceWorker.controller = worker && { postMessage: (m) => calls.posted.push(m) };
+  const win = new window.EventTarget();
+  Object.assign(win, {
+    navigator: { serviceWorker },
+    location: { href: `http://table.test${url}`, assign: () => {} },
+    history: { pushState: (s, t, address) => calls.pushed.push(address), replaceState: () => {} },
+    htmx: { process: () => {}, ajax: (verb, address, config) => { calls.ajax.push(address); calls.targets.push(config && config.target); } },
+    confirm: () => { calls.confirmed += 1; return true; },
+  });
+  const state = { offline, replaced: false };
+  let wired = null;
+  const fetch = fakeFetch(answers);
+  const box = outbox({
+    clock, fetch, token, onRound: (round) => wired.roundDone(round),
+    shownVersion: part ? () => OutboxPage.shownVersion(doc, part) : undefined,
+  });
+  const messages = Messages.create({
+    document: doc, line: doc.querySelector(".connection"), texts: Messages.parseTexts(TEXTS), clock,
+    onClear: () => wired.showQueue(),
+  });
+  const form = OfflineForm.create({ document: doc, window: win, outbox: box, state, say: messages.say, gameUrl: url });
+  wired = OutboxPage.create({
+    document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages, state, clock,
+    fetch, field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
+  });
+  const line = () => doc.querySelector(".connection").dataset.state;
+  return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };
+}
+
+module.exports = { page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, wire, htmxEvent, settle, TEXTS };
