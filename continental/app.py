@@ -19,9 +19,11 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   a service worker: offline, "Record deal" opens it, numbered after the deals the phone
   keeps, with a one-time token the phone makes; the deals it keeps show as pending sheet
   rows. The same form corrects a deal offline: each deal's link carries the deal as stored
-  (``data-values``) when that form fits it. Of the last three deals, only those whose link
-  carries none (an ended game's, a flagged deal, a deal of other players) have their forms
-  fetched once per version, so they open offline too; in a game being played, none is.
+  (``data-values``; for a deal before someone joined, its players, the others' controls left
+  out). Of the last three deals, only those the form cannot correct (an ended game's, a
+  flagged deal, a deal of a player who has left since: the phone says why) have their
+  forms fetched once per version, so they open offline too where a service worker keeps
+  them; in a game being played, none is.
 - A write to a game, an evening or a circle that cannot reach the server is kept on the phone
   and sent in order when the connection is back (the outbox, ``static/js/outbox.js``: its
   design is in its header; ``scorepad/views/writes.py`` answers its posts in JSON). ``bench/chaos.py`` drives

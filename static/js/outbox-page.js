@@ -12,7 +12,8 @@
      offline form; else the form's button, as "Take out · Game 2"), and a game's page goes
      back to the sheet. A GET that
      fails opens the form the sheet holds instead where it can (a correction, with the deal's
-     values), or goes back to the sheet (Cancel), or says the page was not kept.
+     values), or says why it cannot (a deal of a player who has left since: "otherPlayers"),
+     or goes back to the sheet (Cancel), or says the page was not kept.
    - Online or offline: offline from a failed request or the browser's "offline" until a
      request is answered (below 500) or the browser's "online"; the shared `state.offline`
      that the offline form reads too. An answer after being offline sends the outbox.
@@ -221,6 +222,8 @@
         elt.textContent = messages.text("previewOffline");
       } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && (correction = form.correctionOf(elt)) && form.open(correction)) {
         // the same form, filled with the deal as stored
+      } else if (correction && correction.left) {
+        showQueue().then(function () { say("otherPlayers", correction.number); });
       } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-held]")) {
         form.backToSheet(); // Cancel: the sheet it was opened over
         showQueue();
@@ -282,9 +285,13 @@
     function prefetchForms() {
       var version = shownVersion(doc, part);
       var urls = [];
-      // Not the next deal's form: the sheet holds it (#offline-deal); nor a correction it fills in (data-values).
+      // Not the next deal's form: the sheet holds it (#offline-deal); nor a correction it fills
+      // in (data-values; not a deal of a player who has left since).
       var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
-      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) if (!rows[i].dataset.values) urls.push(rows[i].getAttribute("hx-get"));
+      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) {
+        var correction = rows[i].dataset.values && form.correctionOf(rows[i]);
+        if (!correction || correction.left) urls.push(rows[i].getAttribute("hx-get"));
+      }
       // One after the other: four forms at once would compete with the table's own requests.
       return urls.reduce(function (chain, url) {
         var key = version + " " + url;

@@ -72,6 +72,18 @@ test("a correction that cannot be asked opens the same form filled in", async ()
   assert.equal(t.state.offline, true);
 });
 
+test("offline, a deal of a player who has left since says why it cannot be corrected here", async () => {
+  const t = setUp({ offline: true });
+  await t.page.start();
+  const link = t.doc.querySelector('#sheet a[hx-get="/g/abc/deals/1/edit/"]');
+  link.dataset.values = '{"left":true}';
+  htmxEvent(t.window, link, "htmx:sendError", { requestConfig: { verb: "get" } });
+  await settle(10);
+  assert.equal(t.doc.getElementById("panel"), null);
+  assert.equal(t.line(), "otherPlayers");
+  assert.equal(t.doc.querySelector(".connection").textContent, "Deal 1 had a player who left");
+});
+
 test("a hidden page does not poll; the poll's answers say updated or replaced", async () => {
   const t = setUp();
   const poll = t.doc.querySelector("#sheet .poll");
@@ -139,8 +151,9 @@ test("a sheet with no form open is sent to the worker without messages or the li
   await settle(5);
   // The sheet's deal link carries its values: the form the sheet holds corrects it, nothing fetched.
   assert.equal(t.fetch.calls.length, 0);
-  // A deal the form the sheet holds cannot correct: its server form fetched once, for the worker.
-  delete t.doc.querySelector("#sheet tbody th a").dataset.values;
+  // A deal the form the sheet holds cannot correct (a player who has left since played it):
+  // its server form fetched once, for the worker.
+  t.doc.querySelector("#sheet tbody th a").dataset.values = '{"left":true}';
   t.page.settled();
   t.clock.tick(OutboxPage.PREFETCH_MS);
   await settle(5);

@@ -26,7 +26,7 @@ const TEXTS = [
   "saving=Saving…", "keptForm=From this phone's copy", "notKept=Not kept on this phone",
   "count={n} not sent", "pending=Deal {n}, not sent yet", "refused=The server refused this",
   "gone=The game is gone", "review=Review", "discard=Discard", "discardConfirm=Discard it?",
-  "previewOffline=No preview without a connection",
+  "previewOffline=No preview without a connection", "otherPlayers=Deal {n} had a player who left",
 ].join("|");
 
 const heldForm = (next) => `<template id="offline-deal" data-next="${next}" data-title="Record deal {n}" data-correct="Correct deal {n}">
