@@ -192,4 +192,33 @@ function wire(window, { url = "/g/abc/", token = "abc", part = "", worker = null
   return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };
 }
 
-module.exports = { page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, wire, htmxEvent, settle, TEXTS };
+// navigator.wakeLock as a browser gives it: a sentinel per request, released on hide.
+function fakeWakeLock(window) {
+  const held = [];
+  return {
+    held,
+    request(type) {
+      const sentinel = new window.EventTarget();
+      sentinel.type = type;
+      sentinel.released = false;
+      sentinel.release = async () => {
+        if (sentinel.released) return;
+        sentinel.released = true;
+        held.splice(held.indexOf(sentinel), 1);
+        sentinel.dispatchEvent(new window.Event("release"));
+      };
+      held.push(sentinel);
+      return Promise.resolve(sentinel);
+    },
+  };
+}
+
+// The page shown or hidden, as the browser says it.
+function visibility(window, state) {
+  Object.defineProperty(window.document, "visibilityState", { configurable: true, get: () => state });
+  window.document.dispatchEvent(new window.Event("visibilitychange"));
+}
+
+module.exports = {
+  page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, wire, htmxEvent, settle, fakeWakeLock, visibility, TEXTS,
+};

@@ -36,12 +36,14 @@ WRITES = [
 @dataclass
 class Write:
     """One write of an evening's or a circle's page, ready to send: its thing, the page's
-    URL name, its fields (without version and token) and what a person sees once it is done."""
+    URL name, its fields (without version and token), what a person sees once it is done
+    and its entry in the page's history."""
 
     thing: Evening | Circle
     route: str
     fields: dict
     shows: str
+    history: str
 
     @property
     def part(self) -> str:
@@ -77,11 +79,12 @@ def make(route: str) -> Write:
         evening.add_game(first, evening.stake, version=evening.version, once=None, actor=ACTOR)
         if route == "evening-add":
             fields = {"game": second.editor_token, "stake": "0.20"}
-            return Write(evening, route, fields, "The game was added to the evening.")
+            return Write(evening, route, fields, "The game was added to the evening.", "Game added")
         if route == "evening-remove":
             fields = {"game": str(first.pk)}
-            return Write(evening, route, fields, "The game was taken out of the evening.")
-        return Write(evening, route, {}, "The balances were carried")
+            shows = "The game was taken out of the evening."
+            return Write(evening, route, fields, shows, "Game taken out")
+        return Write(evening, route, {}, "The balances were carried", "Balances carried")
     circle = CircleFactory(name="Tuesdays")
     circle.start(actor=ACTOR)
     finished(["Anna", "Ben", "Cleo"], circle=circle)
@@ -90,12 +93,15 @@ def make(route: str) -> Write:
     anna, cleo, cleopatra = (circle.find(n) for n in ("Anna", "Cleo", "Cleopatra"))
     if route == "circle-rename":
         fields = {"person": str(anna.pk), "name": "Annie"}
-        return Write(circle, route, fields, "Anna is now called Annie in the circle.")
+        shows = "Anna is now called Annie in the circle."
+        return Write(circle, route, fields, shows, "Person renamed: Anna → Annie")
     if route == "circle-merge":
         fields = {"person": str(cleo.pk), "into": str(cleopatra.pk)}
-        return Write(circle, route, fields, "Cleo and Cleopatra are one person now")
+        shows = "Cleo and Cleopatra are one person now"
+        return Write(circle, route, fields, shows, "Two people merged: Cleo → Cleopatra")
     circle.merge(cleo.pk, cleopatra.pk, version=circle.version, once=None, actor=ACTOR)
-    return Write(circle, route, {"person": str(cleo.pk)}, "Cleo is their own person again.")
+    shows = "Cleo is their own person again."
+    return Write(circle, route, {"person": str(cleo.pk)}, shows, "People separated again")
 
 
 @pytest.fixture(params=WRITES)
@@ -143,6 +149,9 @@ def test_htmx_gets_the_part_it_swaps_with_the_change_and_its_message(write):
     assert body.lstrip().startswith(f'<div id="{write.part}"'), body[:200]
     assert "<html" not in body
     assert write.shows in text(body)
+    history = re.search(r'(?s)<ul class="history">.*?</ul>', body)
+    assert history, "the history is part of what htmx swaps in"
+    assert write.history in text(history.group(0))
     assert write.fingerprint()[0] == before[0] + 1
     # What it swaps in is what the page's part shows now.
     fresh = phone.get(write.page(), **HTMX).content.decode()
