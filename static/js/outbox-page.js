@@ -76,7 +76,7 @@
     var clock = options.clock;
     var field = options.field;
     var say = messages.say;
-    var gameUrl = bar.dataset.url;
+    var pageUrl = bar.dataset.url; // the page of the game, the evening or the circle
     var part = bar.dataset.part || "game";
     var canEdit = bar.dataset.canEdit === "true";
     var box = bar.querySelector(".outbox");
@@ -202,7 +202,7 @@
     // A form being filled stays open: the live update brings the sheet under it.
     function refreshSheet() {
       if (!win.htmx || doc.getElementById("panel")) return;
-      win.htmx.ajax("GET", gameUrl, { target: "#" + part, swap: "outerHTML" });
+      win.htmx.ajax("GET", pageUrl, { target: "#" + part, swap: "outerHTML" });
     }
 
     function inPart(elt) { return elt && elt.closest && elt.closest("#" + part); }
@@ -277,7 +277,7 @@
       if (copyLine) { copyLine.textContent = ""; copyLine.removeAttribute("data-state"); }
       var copyBox = page.querySelector(".outbox");
       if (copyBox) copyBox.hidden = true;
-      worker.postMessage({ type: "keep-page", url: gameUrl, html: "<!doctype html>\n" + page.outerHTML });
+      worker.postMessage({ type: "keep-page", url: pageUrl, html: "<!doctype html>\n" + page.outerHTML });
       clock.clearTimeout(prefetchTimer);
       if (canEdit && !state.offline) prefetchTimer = clock.setTimeout(prefetchForms, PREFETCH_MS);
     }
