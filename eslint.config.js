@@ -27,6 +27,7 @@ module.exports = [
     files: [
       "static/js/outbox.js", "static/js/live.js", "static/js/cards.js", "static/js/messages.js",
       "static/js/offline-form.js", "static/js/outbox-page.js", "static/js/scroll.js", "static/js/wake.js",
+      "static/js/tablemode.js",
     ],
     languageOptions: { globals: { module: "readonly" } },
   },

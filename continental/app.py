@@ -4,9 +4,10 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
 
 - The service worker (``static/js/sw.js``, served here at ``/sw.js`` so that its scope is the
   whole site, with the deploy's file names and a version set above it) answers static files
-  (hashed names, never changed) from the phone's copy. Pages, and the forms htmx opens over
-  a sheet, come from the network and are kept as they come; with no answer (no connection,
-  or a server silent for a few seconds) the kept copy is shown, marked as a copy
+  (hashed names, never changed) from the phone's copy. Pages, the forms htmx opens over a
+  sheet and an evening's or a circle's part come from the network and are kept as they
+  come; with no answer (no connection, or a server silent for a few seconds) the kept copy
+  is shown, marked as a copy
   (``data-offline-copy`` on the page, ``X-Offline-Copy`` on a partial), else the offline
   page of the language. Writes, the live update, the API and the exports always go to the
   network. Browsers run a service worker only over HTTPS or on localhost.
@@ -18,12 +19,14 @@ How a phone at the table copes with a flaky connection (the scripts say it in sh
   a service worker: offline, "Record deal" opens it, numbered after the deals the phone
   keeps, with a one-time token the phone makes; the deals it keeps show as pending sheet
   rows. The same form corrects a deal offline: each deal's link carries the deal as stored
-  (``data-values``) when that form fits it. Of the last three deals, only those whose link
-  carries none (an ended game's, a flagged deal, a deal of other players) have their forms
-  fetched once per version, so they open offline too; in a game being played, none is.
-- A write to a game that cannot reach the server is kept on the phone and sent in order
-  when the connection is back (the outbox, ``static/js/outbox.js``: its design is in its
-  header; ``scorepad/views/deals.py`` answers its posts in JSON). ``bench/chaos.py`` drives
+  (``data-values``; for a deal before someone joined, its players, the others' controls left
+  out). Of the last three deals, only those the form cannot correct (an ended game's, a
+  flagged deal, a deal of a player who has left since: the phone says why) have their
+  forms fetched once per version, so they open offline too where a service worker keeps
+  them; in a game being played, none is.
+- A write to a game, an evening or a circle that cannot reach the server is kept on the phone
+  and sent in order when the connection is back (the outbox, ``static/js/outbox.js``: its
+  design is in its header; ``scorepad/views/writes.py`` answers its posts in JSON). ``bench/chaos.py`` drives
   this protocol from six phones while the server fails.
 - The screen is kept awake with the Screen Wake Lock API where the browser has one (a
   toggle, remembered on the phone).

@@ -450,9 +450,11 @@ def _javascript_lint() -> None:
 
 
 def _javascript_tests() -> None:
-    """The JavaScript's unit tests (tests/js, node's own test runner); failing ones stop."""
-    _say("the JavaScript's unit tests: node --test tests/js/")
-    _run("node", "--test", "tests/js/")
+    """The JavaScript's unit tests (tests/js, node's own test runner) with node's own
+    coverage, printed at the end of their output (each file's lines, branches and functions
+    run, and the lines not run); failing ones stop."""
+    _say("the JavaScript's unit tests and their coverage: node --test tests/js/")
+    _run("node", "--test", "--experimental-test-coverage", "tests/js/")
 
 
 JS_LINTED = ("static/js", "tests/js", "eslint.config.js")

@@ -135,6 +135,11 @@ def table_texts() -> str:
             "No connection: what you save here waits on this phone until it can be sent."
         ),
         "pending": _("Deal %(n)s: not sent yet") % {"n": "{n}"},
+        "otherPlayers": _(
+            "Someone who has left the table since played in deal %(n)s: it can be corrected "
+            "once the connection is back."
+        )
+        % {"n": "{n}"},
         "review": _("Open it"),
         "discard": pgettext("a change kept on this phone", "Discard"),
         "discardConfirm": _("Discard this change? It never reached the server."),
@@ -213,9 +218,12 @@ def sheet_row(sheet, row, can_edit: bool, token: str) -> str:
 
 def offline_values(sheet, row) -> str:
     """A deal's correction as stored, for the form the sheet holds for a phone without a
-    connection (static/js/table.js fills it in): its values as a form would post them, in
-    JSON; "" when that form, made for the players at the table now, does not fit the deal
-    (other players were in it) or the deal is flagged."""
+    connection (static/js/offline-form.js fills it in): its values as a form would post them,
+    in JSON; "" for a flagged deal. That form is made for the players at the table now: for a
+    deal some of them were not in (they joined since), ``seats`` names the deal's players,
+    and the phone leaves the others' controls out; for a deal of a player who has left since
+    (no control of theirs in it), only ``{"left": true}``: the phone says why it cannot
+    correct that deal without a connection."""
     import json
 
     from scorepad.forms.data import form_data
@@ -225,7 +233,11 @@ def offline_values(sheet, row) -> str:
     played = {
         seat.position for seat, cell in zip(sheet.seats, row.cells, strict=True) if not cell.away
     }
-    if row.flaw or playing != played:
+    if row.flaw:
         return ""
-    values = form_data(deal_form_class(sheet.game).initial_from(row.deal))
+    if not played <= playing:
+        return json.dumps({"left": True})
+    values: dict[str, object] = {**form_data(deal_form_class(sheet.game).initial_from(row.deal))}
+    if played != playing:
+        values["seats"] = sorted(played)
     return json.dumps(values, separators=(",", ":"))

@@ -3,7 +3,9 @@ rename a person, merge two people into one and separate them again, replace a li
 
 Every write carries the circle's version and a one-time token, like a game's: a stale
 version changes nothing and shows the fresh page with a message (409), a token used before
-changes nothing and goes back to the page. Forms post and redirect; no script is needed.
+changes nothing and goes back to the page. Each write's answer is ``writes.answer``'s: forms
+post and redirect without a script; htmx swaps in the page's ``circle`` part; a phone's
+outbox gets JSON.
 """
 
 from __future__ import annotations
@@ -47,12 +49,14 @@ from ..models import (
 )
 from ..naming import distinct_name, name_key, normal_name
 from ..records import finished_years
-from .common import public_url
+from .common import part_or_page, public_url
 from .sheet import _qr
 from .writes import (
+    ERROR,
     INFO,
     already_done,
     answer,
+    part_after_saving,
     posted_once,
     replace_link,
     stale_notice,
@@ -203,7 +207,7 @@ def render_circle(
     if access.can_edit:
         context["editor_url"] = public_url(request, circle_url(circle.editor_token))
         context["circle_ref"] = circle_reference(circle)
-    return render(request, TEMPLATE, context, status=status)
+    return part_or_page(request, TEMPLATE, "circle", context, status=status)
 
 
 @require_GET
@@ -231,7 +235,10 @@ def _write(request: HttpRequest, access: Access, change, done) -> HttpResponse:
             "These two sat in the same game, so they are two people; nothing changed."
         ),
     }
-    return write(request, access, change, lambda event: done(), stale=stale, refused=refused)
+    swapped = part_after_saving(request, access, render_circle)
+    return write(
+        request, access, change, lambda event: done(), stale=stale, refused=refused, swapped=swapped
+    )
 
 
 @require_POST
@@ -244,11 +251,9 @@ def person_rename(request: HttpRequest, access: Access) -> HttpResponse:
     name, error = _name_or_error(request.POST.get("name", ""))
     person = Person.objects.filter(circle=circle, pk=pk, merged_into__isnull=True).first()
     if person is None:
-        messages.error(request, _("Choose someone of the circle."))
-        return redirect(circle_url(access.token))
+        return answer(request, access, "invalid", _("Choose someone of the circle."), ERROR)
     if error:
-        messages.error(request, error)
-        return redirect(circle_url(access.token))
+        return answer(request, access, "invalid", error, ERROR)
 
     def change(**kwargs):
         return circle.rename_person(person.pk, name, **kwargs)
@@ -272,8 +277,8 @@ def person_merge(request: HttpRequest, access: Access) -> HttpResponse:
     pk = small_int(request.POST.get("person", ""))
     into = small_int(request.POST.get("into", ""))
     if pk not in people or into not in people or pk == into:
-        messages.error(request, _("Choose two different people of the circle."))
-        return redirect(circle_url(access.token))
+        message = _("Choose two different people of the circle.")
+        return answer(request, access, "invalid", message, ERROR)
 
     def change(**kwargs):
         return circle.merge(pk, into, **kwargs)
@@ -296,8 +301,7 @@ def person_separate(request: HttpRequest, access: Access) -> HttpResponse:
     pk = small_int(request.POST.get("person", "")) or 0
     person = Person.objects.filter(circle=circle, pk=pk, merged_into__isnull=False).first()
     if person is None:
-        messages.error(request, _("Choose someone who was merged."))
-        return redirect(circle_url(access.token))
+        return answer(request, access, "invalid", _("Choose someone who was merged."), ERROR)
 
     def change(**kwargs):
         return circle.separate(pk, **kwargs)

@@ -252,15 +252,22 @@ def render_game(
     An htmx request gets the ``game`` partial only (the sheet and the panel), always with
     status 200 so htmx swaps it; a plain request gets the whole page with ``status``.
     """
-    partial = partial_wanted(request)
     context = game_context(request, access, panel=panel, notice=notice)
-    template = f"{GAME_TEMPLATE}#game" if partial else GAME_TEMPLATE
-    response = HttpResponse(
-        render_to_string(template, context, request), status=200 if partial else status
-    )
-    if partial and request.method == "GET":
+    response = part_or_page(request, GAME_TEMPLATE, "game", context, status=status)
+    if partial_wanted(request) and request.method == "GET":
         push_url(response, request.get_full_path())
     return response
+
+
+def part_or_page(
+    request: HttpRequest, template: str, part: str, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """A shared thing's page in full or, for htmx, only the part of it that htmx swaps
+    (``template#part``: a game's ``game``, an evening's ``evening``, a circle's ``circle``),
+    always with status 200 so that htmx swaps it; a plain request gets ``status``."""
+    partial = partial_wanted(request)
+    name = f"{template}#{part}" if partial else template
+    return HttpResponse(render_to_string(name, context, request), status=200 if partial else status)
 
 
 def to_sheet(access: Access) -> HttpResponse:

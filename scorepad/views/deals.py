@@ -38,6 +38,7 @@ from .writes import (
     after_commit,
     already_done,
     answer,
+    form_refused,
     from_outbox,
     outbox_reply,
     stale_notice,
@@ -168,8 +169,7 @@ def _save_deal(request: HttpRequest, access: Access, number: int | None) -> Http
     form = _deal_form(access, request.POST, number=number)
     valid = form.is_valid()
     if from_outbox(request) and not valid:
-        errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
-        return outbox_reply(access, "invalid", " ".join(errors), errors=errors)
+        return form_refused(access, form)
     if request.POST.get("preview") or not valid:
         return render_game(
             request,

@@ -3,7 +3,9 @@ games, carry its balances to the next evening; and a game's evenings.
 
 Every write carries the evening's version and a one-time token, like a game's: a stale
 version changes nothing and shows the fresh page with a message (409), a token used before
-changes nothing and goes back to the page. Forms post and redirect; no script is needed.
+changes nothing and goes back to the page. Each write's answer is ``writes.answer``'s: forms
+post and redirect without a script; htmx swaps in the page's ``evening`` part; a phone's
+outbox gets JSON.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from rules.facts import NAMES
 
@@ -59,12 +62,17 @@ from ..models import (
 )
 from ..results import evening_result
 from ..tokens import LINK
-from .common import game_url, public_url
+from .common import game_url, part_or_page, partial_wanted, public_url
 from .sheet import _qr, no_result, picture_response
 from .writes import (
+    ERROR,
     INFO,
     already_done,
     answer,
+    form_refused,
+    from_outbox,
+    incomplete,
+    part_after_saving,
     posted_once,
     replace_link,
     stale_notice,
@@ -175,7 +183,7 @@ def render_evening(
         if other is not None:
             token = other.editor_token if access.can_edit else other.viewer_token
             context[neighbour] = token
-    return render(request, TEMPLATE, context, status=status)
+    return part_or_page(request, TEMPLATE, "evening", context, status=status)
 
 
 def _has(evening: Evening, name: str) -> bool:
@@ -363,7 +371,15 @@ def _write(
         return render_evening(request, fresh, add_form=add_form, notice=notice, status=409)
 
     closed: dict[type[Exception], Any] = {EveningClosed: lambda exc: _closed_message()}
-    return write(request, access, change, done, stale=stale, refused=closed)
+    swapped = part_after_saving(request, access, render_evening)
+    return write(request, access, change, done, stale=stale, refused=closed, swapped=swapped)
+
+
+def _refused_form(request: HttpRequest, access: Access, form: AddGameForm) -> HttpResponse:
+    """The add form refused: its errors beside its fields (the outbox: in its answer)."""
+    if from_outbox(request):
+        return form_refused(access, form)
+    return render_evening(request, access, add_form=form)
 
 
 @require_POST
@@ -375,9 +391,8 @@ def evening_add(request: HttpRequest, access: Access) -> HttpResponse:
     form = AddGameForm(request.POST)
     if not form.is_valid():
         if form.incomplete():
-            messages.error(request, _("The form was incomplete; nothing was changed."))
-            return redirect(evening_url(access.token))
-        return render_evening(request, access, add_form=form)
+            return answer(request, access, "invalid", incomplete(), ERROR)
+        return _refused_form(request, access, form)
     game = form.cleaned_data["game"]
     data = form.cleaned_data
 
@@ -388,20 +403,21 @@ def evening_add(request: HttpRequest, access: Access) -> HttpResponse:
 
     if game.circle_id != evening.circle_id:
         form.add_error("game", _other_circle_message(evening))
-        return render_evening(request, access, add_form=form)
+        return _refused_form(request, access, form)
     if not used_once(request):
         other = evenings_of([game]).get(game.pk)
         if other is not None and other.pk == evening.pk:
-            messages.info(request, _("That game is in the evening already."))
-            return redirect(evening_url(access.token))
+            return answer(
+                request, access, "already", _("That game is in the evening already."), INFO
+            )
         if other is not None:
             form.refuse_counted_elsewhere(other)
-            return render_evening(request, access, add_form=form)
+            return _refused_form(request, access, form)
     try:
         return _write(request, access, change, _("The game was added to the evening."), keep=True)
     except CountedElsewhere as exc:  # another phone put it in another evening meanwhile
         form.refuse_counted_elsewhere(exc.evening)
-        return render_evening(request, access, add_form=form)
+        return _refused_form(request, access, form)
 
 
 @require_POST
@@ -416,8 +432,7 @@ def evening_remove(request: HttpRequest, access: Access) -> HttpResponse:
         return evening.remove_game(game_id or 0, **kwargs)
 
     if not any(e.game_id == game_id for e in evening.games.all()):
-        messages.info(request, _("That game is not in the evening."))
-        return redirect(evening_url(access.token))
+        return answer(request, access, "already", _("That game is not in the evening."), INFO)
     return _write(request, access, change, _("The game was taken out of the evening."))
 
 
@@ -430,10 +445,8 @@ def evening_carry(request: HttpRequest, access: Access) -> HttpResponse:
     page = build_evening(evening)
     made: list[Evening] = []
     if page.in_progress and not evening.is_closed:
-        messages.error(
-            request, _("End the games in progress first: only final totals are carried.")
-        )
-        return redirect(evening_url(access.token))
+        message = _("End the games in progress first: only final totals are carried.")
+        return answer(request, access, "invalid", message, ERROR)
 
     def change(**kwargs):
         # The games' versions its money was read at: a game changed since makes it stale.
@@ -445,6 +458,11 @@ def evening_carry(request: HttpRequest, access: Access) -> HttpResponse:
     )
     if made:
         remember_created(request, made[0])
+        if from_outbox(request):  # the phone's page shows the way to the next evening
+            return response
+        # The next evening is another page, under its own link: htmx loads it whole.
+        if partial_wanted(request):
+            return HttpResponseClientRedirect(evening_url(made[0].editor_token))
         return redirect(evening_url(made[0].editor_token))
     return response
 

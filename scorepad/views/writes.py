@@ -35,6 +35,7 @@ from ..forms.data import small_int
 from ..kernel import AlreadyDone, Event, StaleVersion
 from ..models import Game
 from ..tokens import TOKEN_MAX
+from .common import LaterResponse, partial_wanted
 
 INFO, ERROR, SUCCESS = messages.INFO, messages.ERROR, messages.SUCCESS
 
@@ -72,6 +73,31 @@ def outbox_reply(access: Access, outcome: str, message: str, **extra: Any) -> Js
     version = manager.filter(pk=shared.pk).version()
     body = {"outcome": outcome, "version": version, "message": str(message), **extra}
     return JsonResponse(body, status=OUTBOX_STATUS[outcome])
+
+
+def form_refused(access: Access, form: Any) -> JsonResponse:
+    """The outbox's answer to a kept form with mistakes: "invalid", with the form's errors
+    (what the page would have shown beside its fields)."""
+    errors = [str(e) for field_errors in form.errors.values() for e in field_errors]
+    return outbox_reply(access, "invalid", " ".join(errors), errors=errors)
+
+
+def part_after_saving(
+    request: HttpRequest, access: Access, render: Callable[[HttpRequest, Access], HttpResponse]
+) -> Callable[[], HttpResponse] | None:
+    """What htmx swaps in after a saved change of an evening or a circle: the part of its
+    page that ``render`` gives htmx (``common.part_or_page``), from the thing read again
+    once the change is committed (``LaterResponse``: the write's lock is not held while it
+    renders); None for a request that is not htmx's. (A game's sheet has its own, rendered
+    from the rows the change left loaded: ``common.sheet_after_saving``.)"""
+    if not partial_wanted(request):
+        return None
+    kind = KINDS[type(access.shared)]
+
+    def part() -> HttpResponse:
+        return render(request, resolve(request, access.token, kind=kind))
+
+    return lambda: LaterResponse(lambda: part().content.decode())
 
 
 def page_url(access: Access, name: str | None = None) -> str:

@@ -268,10 +268,12 @@
       return active && active !== doc.body && main.contains(active) && active.closest("form");
     }
 
+    // The evening's part (templates/scorepad/evening.html#evening, which its writes swap too):
+    // the phone's connection line and outbox above it stay.
     function fetchEvening() {
       var el = doc.querySelector("[data-live]");
-      if (!el || !doc.getElementById("main")) return false;
-      return ask(el.dataset.url || win.location.pathname, { target: "#main", select: "#main", swap: "outerHTML" });
+      if (!el || !doc.getElementById("evening")) return false;
+      return ask(el.dataset.url || win.location.pathname, { target: "#evening", select: "#evening", swap: "outerHTML" });
     }
 
     function fetchPolled(el) {

@@ -10,7 +10,12 @@
      form (.deal-now: contract, cards) are shown only for the deal the template was made for.
    - A correction offline: the same form filled with the deal as stored (`fill`, from the
      sheet's link's data-values), and as ``base`` the values it opened with
-     (scorepad/conflicts.py). Online the server's correction form opens instead.
+     (scorepad/conflicts.py). Online the server's correction form opens instead. The form is
+     made for the players at the table now: for a deal some of them were not in (they joined
+     since) the values name the deal's players (`seats`), and the others' controls are
+     hidden and left out of what is posted, as the server's form for that deal has none; a
+     deal of a player who has left since has no control of theirs in it (`left`): it is not
+     opened, and the page says why (static/js/outbox-page.js).
    - The address: online the form's own (a reload opens the server's form); offline the
      sheet's, which the service worker keeps.
    - Back to the sheet (`backToSheet`, after a write was kept or on Cancel offline): the
@@ -50,16 +55,37 @@
   function dealFields(form, each) {
     Array.prototype.forEach.call(form.elements, function (control) {
       var name = control.name;
-      if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit") return;
+      if (!name || BOOKKEEPING.indexOf(name) >= 0 || control.type === "submit" || control.disabled) return;
       each(control, name);
     });
   }
 
-  // The form the sheet holds, made a deal's correction: its address, its values as stored,
-  // and as ``base`` the values it opened with.
+  // The seat a control of the deal form is for (its position), or null: who went out, and a
+  // player's points and cards (templates/scorepad/_deal_form.html).
+  function seatOf(control) {
+    if (control.name === "went_out") return /^\d+$/.test(control.value) ? parseInt(control.value, 10) : null;
+    var found = control.name.match(/_(\d+)$/);
+    return found ? parseInt(found[1], 10) : null;
+  }
+
+  // Only the players of the deal (``seats``, positions): the others' controls hidden, and
+  // disabled, so that nothing of theirs is posted.
+  function onlyPlayers(form, seats) {
+    Array.prototype.forEach.call(form.elements, function (control) {
+      var seat = seatOf(control);
+      if (seat === null || seats.indexOf(seat) >= 0) return;
+      control.disabled = true;
+      var shown = control.closest(".penalty-row, label") || control;
+      shown.hidden = true;
+    });
+  }
+
+  // The form the sheet holds, made a deal's correction: its address, its players, its values
+  // as stored, and as ``base`` the values it opened with.
   function fill(form, correction) {
     form.action = correction.url;
     form.setAttribute("hx-post", correction.url);
+    if (correction.seats) onlyPlayers(form, correction.seats);
     var values = correction.values;
     dealFields(form, function (control, name) {
       var value = Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : null;
@@ -81,12 +107,21 @@
     if (baseInput) baseInput.value = JSON.stringify(base);
   }
 
-  // A deal's link on the sheet as {url, number, values}, or null.
+  // A deal's link on the sheet as {url, number, values, seats} (``seats``: the deal's players
+  // when not all of the table's), {url, number, left: true} for a deal of a player who has
+  // left since, or null.
   function correctionOf(link) {
     var found = (link.getAttribute("hx-get") || "").match(/\/deals\/(\d+)\/edit\/$/);
+    var values;
     try {
-      return found && { url: link.getAttribute("hx-get"), number: parseInt(found[1], 10), values: JSON.parse(link.dataset.values) };
+      values = found && JSON.parse(link.dataset.values);
     } catch (e) { return null; }
+    if (!values || typeof values !== "object") return null;
+    var correction = { url: link.getAttribute("hx-get"), number: parseInt(found[1], 10) };
+    if (values.left) return Object.assign(correction, { left: true });
+    if (values.seats) correction.seats = values.seats;
+    delete values.seats;
+    return Object.assign(correction, { values: values });
   }
 
   // The offline page: the sheets this phone keeps, as the service worker lists them.
@@ -147,7 +182,7 @@
     function open(correction, url) {
       var held = template();
       var sheet = doc.getElementById("sheet");
-      if (!held || !sheet || doc.getElementById("panel")) return false;
+      if (!held || !sheet || doc.getElementById("panel") || (correction && correction.left)) return false;
       return outbox.all().catch(function () { return []; }).then(function (entries) {
         if (doc.getElementById("panel")) return null;
         var panel = doc.importNode(held.content, true).firstElementChild;
@@ -213,11 +248,12 @@
       }
     }
 
-    // A sheet with no form open, remembered for `backToSheet`; false while a form is open.
+    // A page with no form open, its sheet remembered for `backToSheet` (an evening's or a
+    // circle's page has none); false while a form is open.
     function remember() {
+      if (doc.getElementById("panel")) return false;
       var game = doc.getElementById("game");
-      if (!game || doc.getElementById("panel")) return false;
-      lastSheet = game.outerHTML;
+      if (game) lastSheet = game.outerHTML;
       return true;
     }
 

@@ -3,12 +3,17 @@
 
    Its design:
 
-   - A write to the game (a POST from inside #game) is noted before it goes (its address,
-     fields and CSRF token, on the element). When it fails (no connection, a timeout, a proxy's
-     502-504) it is kept, labelled for the list (a new deal: "Record deal {n}" and who went
-     out, numbered by the offline form), and the page goes back to the sheet. A GET that
+   - The page's part is what htmx swaps after a write (the bar's data-part: #game, #evening,
+     #circle; templates/scorepad/_phone_bar.html); its version is the sheet's poll's or the
+     part's own data-version.
+   - A write from inside the part is noted before it goes (its address, fields and CSRF token,
+     on the element). When it fails (no connection, a timeout, a proxy's 502-504) it is kept,
+     labelled for the list (a new deal: "Record deal {n}" and who went out, numbered by the
+     offline form; else the form's button, as "Take out · Game 2"), and a game's page goes
+     back to the sheet. A GET that
      fails opens the form the sheet holds instead where it can (a correction, with the deal's
-     values), or goes back to the sheet (Cancel), or says the page was not kept.
+     values), or says why it cannot (a deal of a player who has left since: "otherPlayers"),
+     or goes back to the sheet (Cancel), or says the page was not kept.
    - Online or offline: offline from a failed request or the browser's "offline" until a
      request is answered (below 500) or the browser's "online"; the shared `state.offline`
      that the offline form reads too. An answer after being offline sends the outbox.
@@ -50,10 +55,11 @@
 
   function isPoll(elt) { return !!(elt && elt.classList && elt.classList.contains("poll")); }
 
-  // The version of the sheet shown (its live poll's), NaN without one.
-  function shownVersion(doc) {
-    var poll = doc.querySelector("#sheet .poll");
-    return poll ? parseInt(poll.dataset.version, 10) : NaN;
+  // The version of the page shown: the sheet's live poll's, else that of the part ``part``
+  // (an evening's, a circle's); NaN without one.
+  function shownVersion(doc, part) {
+    var held = doc.querySelector("#sheet .poll") || (part && doc.querySelector("#" + part + "[data-version]"));
+    return held ? parseInt(held.dataset.version, 10) : NaN;
   }
 
   // Options: document, window, bar (#table-bar), outbox, form (static/js/offline-form.js),
@@ -70,7 +76,8 @@
     var clock = options.clock;
     var field = options.field;
     var say = messages.say;
-    var gameUrl = bar.dataset.url;
+    var pageUrl = bar.dataset.url; // the page of the game, the evening or the circle
+    var part = bar.dataset.part || "game";
     var canEdit = bar.dataset.canEdit === "true";
     var box = bar.querySelector(".outbox");
     var prefetched = {};
@@ -195,10 +202,10 @@
     // A form being filled stays open: the live update brings the sheet under it.
     function refreshSheet() {
       if (!win.htmx || doc.getElementById("panel")) return;
-      win.htmx.ajax("GET", gameUrl, { target: "#game", swap: "outerHTML" });
+      win.htmx.ajax("GET", pageUrl, { target: "#" + part, swap: "outerHTML" });
     }
 
-    function inGame(elt) { return elt && elt.closest && elt.closest("#game"); }
+    function inPart(elt) { return elt && elt.closest && elt.closest("#" + part); }
 
     // The sheet's "Record deal" (not the form's preview, which asks the same address).
     function newDealLink(elt) { return elt && elt.tagName === "A" && options.isNewDeal(elt.getAttribute("hx-get")); }
@@ -215,6 +222,8 @@
         elt.textContent = messages.text("previewOffline");
       } else if (config.verb === "get" && canEdit && elt.dataset && elt.dataset.values && (correction = form.correctionOf(elt)) && form.open(correction)) {
         // the same form, filled with the deal as stored
+      } else if (correction && correction.left) {
+        showQueue().then(function () { say("otherPlayers", correction.number); });
       } else if (config.verb === "get" && elt.closest && elt.closest("#panel[data-held]")) {
         form.backToSheet(); // Cancel: the sheet it was opened over
         showQueue();
@@ -251,7 +260,7 @@
 
     // A sheet with no form open: remembered, kept by the worker, its forms fetched once.
     function settled() {
-      outbox.learn(shownVersion(doc));
+      outbox.learn(shownVersion(doc, part));
       if (!form.remember()) return;
       outbox.all().then(function (entries) {
         entries = outbox.mine(entries);
@@ -268,17 +277,21 @@
       if (copyLine) { copyLine.textContent = ""; copyLine.removeAttribute("data-state"); }
       var copyBox = page.querySelector(".outbox");
       if (copyBox) copyBox.hidden = true;
-      worker.postMessage({ type: "keep-page", url: gameUrl, html: "<!doctype html>\n" + page.outerHTML });
+      worker.postMessage({ type: "keep-page", url: pageUrl, html: "<!doctype html>\n" + page.outerHTML });
       clock.clearTimeout(prefetchTimer);
       if (canEdit && !state.offline) prefetchTimer = clock.setTimeout(prefetchForms, PREFETCH_MS);
     }
 
     function prefetchForms() {
-      var version = shownVersion(doc);
+      var version = shownVersion(doc, part);
       var urls = [];
-      // Not the next deal's form: the sheet holds it (#offline-deal); nor a correction it fills in (data-values).
+      // Not the next deal's form: the sheet holds it (#offline-deal); nor a correction it fills
+      // in (data-values; not a deal of a player who has left since).
       var rows = doc.querySelectorAll("#sheet tbody th a[hx-get]");
-      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) if (!rows[i].dataset.values) urls.push(rows[i].getAttribute("hx-get"));
+      for (var i = Math.max(0, rows.length - 3); i < rows.length; i++) {
+        var correction = rows[i].dataset.values && form.correctionOf(rows[i]);
+        if (!correction || correction.left) urls.push(rows[i].getAttribute("hx-get"));
+      }
       // One after the other: four forms at once would compete with the table's own requests.
       return urls.reduce(function (chain, url) {
         var key = version + " " + url;
@@ -286,7 +299,7 @@
         prefetched[key] = true;
         return chain.then(function () {
           // The sheet moved on (or a form opened): its links may lead nowhere now.
-          if (shownVersion(doc) !== version || doc.getElementById("panel")) return null;
+          if (shownVersion(doc, part) !== version || doc.getElementById("panel")) return null;
           return options.fetch(url, {
             credentials: "same-origin",
             headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": win.location.href },
@@ -298,7 +311,7 @@
     var body = doc.body;
     body.addEventListener("htmx:configRequest", function (event) {
       var d = event.detail;
-      if (d.verb !== "post" || !inGame(d.elt)) return;
+      if (d.verb !== "post" || !inPart(d.elt)) return;
       var fields = [];
       d.formData.forEach(function (value, name) { fields.push([name, String(value)]); });
       d.elt._outbox = { path: d.path, fields: fields, csrf: csrfToken(doc) };
@@ -316,7 +329,7 @@
       }
       // The forms wait for a sheet the player left alone.
       clock.clearTimeout(prefetchTimer);
-      if (config.verb === "post" && inGame(elt)) say("saving");
+      if (config.verb === "post" && inPart(elt)) say("saving");
     });
     body.addEventListener("htmx:sendError", failed);
     body.addEventListener("htmx:timeout", failed);

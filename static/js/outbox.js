@@ -1,32 +1,35 @@
-/* The outbox: the writes to a game that a phone could not send, kept and sent in order.
+/* The outbox: the writes to a shared thing (a game, an evening, a circle) that a phone could
+   not send, kept and sent in order.
 
-   Its design (the page's UI, static/js/table.js, only shows what it holds):
+   Its design (the page's UI, static/js/outbox-page.js, only shows what it holds):
 
-   - Kept: a write to a game (record, correct, delete, undo a deal; end or resume) that
+   - Kept: a write to a game (record, correct, delete, undo a deal; end or resume), an evening
+     (add or take out a game, carry the balances) or a circle (rename, merge, separate) that
      cannot reach the server goes into IndexedDB (database "scorepad", store "outbox", one
-     entry per write, numbered as kept: that number is the order). An entry holds the game's
-     token, the address, the form's fields as a browser posts them, its one-time token
-     (`once`), the version it was made on, a label for the list and its state ("waiting", or
-     "attention" once the server refused it). It stays there until the server took it, or
-     the player discards it: closing the tab loses nothing, the next page of the site sends it.
-   - The version: the one the phone knew for the game (the sheet shown, or the highest a
-     server answer named, kept in localStorage "scorepad-version:<game>") plus the writes
-     of that game queued before it; the server refuses a version another phone moved on from.
+     entry per write, numbered as kept: that number is the order). An entry holds the thing's
+     link (`token`; `game` in the entries kept before evenings and circles had an outbox), the
+     address, the form's fields as a browser posts them, its one-time token (`once`), the
+     version it was made on, a label for the list and its state ("waiting", or "attention" once
+     the server refused it). It stays there until the server took it, or the player discards
+     it: closing the tab loses nothing, the next page of the site sends it.
+   - The version: the one the phone knew for the thing (the page shown, or the highest a
+     server answer named, kept in localStorage "scorepad-version:<token>") plus the writes
+     of that thing queued before it; the server refuses a version another phone moved on from.
    - The one-time token: the form's own, unless it was used already (a token this phone
      sent, kept in localStorage "scorepad-used-once", or one another entry holds); then a
      fresh one ("p" and 32 hexadecimal digits). The server records a token once, so a replay
      changes nothing: it answers "already", which counts as sent.
-   - Sending (`send`): every entry of every game, oldest first, one after the other, posted
-     with `X-Scorepad-Outbox: 1` (scorepad/views/deals.py answers in JSON: `outcome`,
+   - Sending (`send`): every entry of every thing, oldest first, one after the other, posted
+     with `X-Scorepad-Outbox: 1` (scorepad/views/writes.py answers in JSON: `outcome`,
      `version`, `message`). "saved" or "already": removed. 429 or 5xx (a 503 "retry": the
      server could not reach its database): the round stops and everything waits for the
      next one, the same token sent again. No connection at all: the same, and the round says
-     `offline`. Anything else (a conflict, a refused form, a game gone: 404) marks the entry
-     "attention" and blocks the rest of that game's queue (other games go on) until the
+     `offline`. Anything else (a conflict, a refused form, a link gone: 404) marks the entry
+     "attention" and blocks the rest of that thing's queue (other things go on) until the
      player opens it (`drop` and the page posts its form, saved only by their tap) or
      discards it (`drop`); the writes queued after it then lose one version each.
    - Rounds: one at a time per page (a second call while one runs does nothing), none while
-     the browser says it is offline, and one a while later (RETRY_MS) while this game keeps
+     the browser says it is offline, and one a while later (RETRY_MS) while this thing keeps
      entries. After each round `onRound({sent, offline, left})` tells the page.
    - Two tabs: a round holds the Web Lock "scorepad-outbox", so two tabs of the same phone
      never send at once (without Web Locks, the one-time token makes a double send harmless).
@@ -62,8 +65,12 @@
     return value === undefined ? null : value;
   }
 
+  // The thing an entry was kept for: its link (`game` in an entry kept before evenings and
+  // circles had an outbox).
+  function owner(entry) { return entry.token || entry.game; }
+
   function create(options) {
-    var game = options.game;
+    var token = options.token; // the page's thing's link
     var idb = options.indexedDB;
     var storage = options.storage || null;
     var locks = options.locks || null;
@@ -113,7 +120,7 @@
       });
     }
 
-    // Every game's entries, oldest first.
+    // Every thing's entries, oldest first.
     function all() {
       return store("readonly", function (s) { return s.getAll(); }).then(function (list) {
         return (list || []).sort(function (a, b) { return a.id - b.id; });
@@ -122,7 +129,7 @@
     function put(entry) { return store("readwrite", function (s) { return s.put(entry); }); }
     function remove(id) { return store("readwrite", function (s) { return s.delete(id); }); }
 
-    function mine(entries) { return entries.filter(function (e) { return e.game === game; }); }
+    function mine(entries) { return entries.filter(function (e) { return owner(e) === token; }); }
 
     function usedTokens() {
       try { return JSON.parse(local(USED) || "[]"); } catch (e) { return []; }
@@ -141,16 +148,16 @@
       }).join("");
     }
 
-    // The version this phone knows for the page's game: the sheet shown or a later answer.
+    // The version this phone knows for the page's thing: the page shown or a later answer.
     function knownVersion() {
-      var kept = parseInt(local(VERSION + game), 10);
+      var kept = parseInt(local(VERSION + token), 10);
       var shown = shownVersion();
       return Math.max(isNaN(kept) ? 0 : kept, isNaN(shown) ? 0 : shown);
     }
     function learn(version, of) {
       if (typeof version !== "number" || isNaN(version)) return;
-      if (of === undefined || of === game) {
-        if (version > knownVersion()) local(VERSION + game, String(version));
+      if (of === undefined || of === token) {
+        if (version > knownVersion()) local(VERSION + token, String(version));
       } else if (!(parseInt(local(VERSION + of), 10) >= version)) {
         local(VERSION + of, String(version));
       }
@@ -174,7 +181,7 @@
           return s.add({
             number: about.number || null,
             who: about.who || "",
-            game: game,
+            token: token,
             url: request.path,
             fields: fields,
             csrf: request.csrf,
@@ -228,10 +235,10 @@
 
     // One entry sent: true stops the round (everything waits for the next one).
     function sendOne(entry, round, blocked) {
-      if (entry.game === game) onSending(entry);
+      if (owner(entry) === token) onSending(entry);
       return post(entry).then(function (result) {
         var outcome = result.answer.outcome;
-        learn(result.answer.version, entry.game);
+        learn(result.answer.version, owner(entry));
         if (result.status === 200 && (outcome === "saved" || outcome === "already")) {
           markUsed(entry.once);
           round.sent += 1;
@@ -241,7 +248,7 @@
         entry.state = "attention";
         entry.outcome = outcome || (result.status === 404 ? "gone" : "refused");
         entry.problem = result.answer.message || "";
-        blocked[entry.game] = true;
+        blocked[owner(entry)] = true;
         return put(entry).then(function () { return false; });
       }, function () {
         round.offline = true;
@@ -258,8 +265,8 @@
           var blocked = {};
           return entries.reduce(function (chain, entry) {
             return chain.then(function (stop) {
-              if (stop || blocked[entry.game] || entry.state === "attention") {
-                blocked[entry.game] = true;
+              if (stop || blocked[owner(entry)] || entry.state === "attention") {
+                blocked[owner(entry)] = true;
                 return stop;
               }
               return sendOne(entry, round, blocked);

@@ -42,8 +42,10 @@ function isPage(request, url) {
   if (url.pathname.indexOf(CONFIG.static) === 0) return false;
   if (/^\/(api|sw\.js|manifest\.webmanifest)/.test(url.pathname)) return false;
   if (/\/(version|export\.json|export\.csv)$/.test(url.pathname)) return false;
+  // The parts htmx asks for: a game's sheet and its forms; an evening's and a circle's part.
   if (request.headers.get("HX-Request") === "true") {
-    return /\/games\/[A-Za-z0-9_-]{20,64}\/(deals\/(new|\d+\/edit|\d+\/delete)\/)?$/.test(url.pathname) && !url.search;
+    return (/\/games\/[A-Za-z0-9_-]{20,64}\/(deals\/(new|\d+\/edit|\d+\/delete)\/)?$/.test(url.pathname) ||
+      /\/(evenings|circles)\/[A-Za-z0-9_-]{20,64}\/$/.test(url.pathname)) && !url.search;
   }
   return request.mode === "navigate";
 }

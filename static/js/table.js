@@ -1,4 +1,7 @@
-/* The phone at the table: the modules by job, wired. Each has its design in its header:
+/* The phone at the table: the modules by job, wired, on a game's, an evening's and a circle's
+   page alike (each has the bar, templates/scorepad/_phone_bar.html; only a game's sheet holds
+   a deal form, scrolls to its newest deal and offers to keep the screen on). Each module has
+   its design in its header:
    static/js/outbox.js (the outbox itself: what is kept, sent, refused), outbox-page.js (its
    wiring to the page: what htmx could not send, the list, the connection line's state),
    offline-form.js (the deal form the sheet holds, opened by the phone), messages.js (the
@@ -29,11 +32,11 @@
       onClear: function () { page.showQueue(); },
     });
     var outbox = Outbox.create({
-      game: bar.dataset.token, indexedDB: browser("indexedDB"), fetch: window.fetch.bind(window),
+      token: bar.dataset.token, indexedDB: browser("indexedDB"), fetch: window.fetch.bind(window),
       locks: navigator.locks, storage: browser("localStorage"), clock: clock,
       online: function () { return navigator.onLine !== false; },
       csrf: function () { return window.ScorepadOutboxPage.csrfToken(doc); },
-      shownVersion: function () { return window.ScorepadOutboxPage.shownVersion(doc); },
+      shownVersion: function () { return window.ScorepadOutboxPage.shownVersion(doc, bar.dataset.part); },
       onSending: function () { messages.say("sending", 0); },
       onRound: function (round) { return page.roundDone(round); },
     });

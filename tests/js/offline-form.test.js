@@ -97,6 +97,34 @@ test("a correction offline is the same form filled with the deal as stored", asy
   assert.equal(panel.querySelector(".deal-now"), null);
 });
 
+test("a deal some players at the table were not in: their controls are left out of the correction", async () => {
+  const { doc, window, form } = setUp({ offline: true });
+  const link = doc.querySelector('#sheet a[hx-get="/g/abc/deals/1/edit/"]');
+  link.dataset.values = '{"went_out":"1","score_1":"0","seats":[1]}'; // Bob joined after deal 1
+  const correction = form.correctionOf(link);
+  assert.deepEqual(correction, { url: "/g/abc/deals/1/edit/", number: 1, seats: [1], values: { went_out: "1", score_1: "0" } });
+  const panel = await form.open(correction);
+  const f = panel.querySelector("form");
+  const bob = f.querySelector('input[name="went_out"][value="2"]');
+  assert.equal(bob.closest("label").hidden, true, "Bob is not offered as who went out");
+  assert.equal(f.querySelector('[name="score_2"]').hidden, true);
+  assert.equal(f.querySelector('input[name="went_out"][value="1"]').closest("label").hidden, false);
+  const posted = [...new window.FormData(f).keys()];
+  assert.equal(posted.includes("score_2"), false, "nothing of Bob's is posted");
+  assert.equal(posted.includes("score_1"), true);
+  assert.deepEqual(JSON.parse(f.querySelector('[name="base"]').value), { went_out: "1", score_1: "0" });
+});
+
+test("a deal of a player who has left since is not opened here", async () => {
+  const { doc, form } = setUp({ offline: true });
+  const link = doc.querySelector('#sheet a[hx-get="/g/abc/deals/1/edit/"]');
+  link.dataset.values = '{"left":true}';
+  const correction = form.correctionOf(link);
+  assert.deepEqual(correction, { url: "/g/abc/deals/1/edit/", number: 1, left: true });
+  assert.equal(form.open(correction), false);
+  assert.equal(doc.getElementById("panel"), null);
+});
+
 test("a deal's link without its values is no correction here", () => {
   const { doc, form } = setUp();
   const link = doc.createElement("a");

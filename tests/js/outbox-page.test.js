@@ -5,43 +5,13 @@
 
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
-const Outbox = require("../../static/js/outbox.js");
 const Messages = require("../../static/js/messages.js");
-const OfflineForm = require("../../static/js/offline-form.js");
 const OutboxPage = require("../../static/js/outbox-page.js");
-const { page, outbox, fakeClock, fakeFetch, htmxEvent, settle, TEXTS } = require("./page.js");
+const { page, wire, htmxEvent, settle } = require("./page.js");
 
 // The page as table.js wires it; ``worker``: a service worker controlling the page.
 function setUp({ worker = null, offline = false, answers = [] } = {}) {
-  const window = page();
-  const doc = window.document;
-  const clock = fakeClock();
-  const calls = { ajax: [], pushed: [], posted: [], confirmed: 0 };
-  const serviceWorker = new window.EventTarget();
-  serviceWorker.controller = worker && { postMessage: (m) => calls.posted.push(m) };
-  const win = new window.EventTarget();
-  Object.assign(win, {
-    navigator: { serviceWorker },
-    location: { href: "http://table.test/g/abc/", assign: () => {} },
-    history: { pushState: (s, t, url) => calls.pushed.push(url), replaceState: () => {} },
-    htmx: { process: () => {}, ajax: (verb, url) => calls.ajax.push(url) },
-    confirm: () => { calls.confirmed += 1; return true; },
-  });
-  const state = { offline, replaced: false };
-  let wired = null;
-  const fetch = fakeFetch(answers);
-  const box = outbox({ clock, fetch, onRound: (round) => wired.roundDone(round) });
-  const messages = Messages.create({
-    document: doc, line: doc.querySelector(".connection"), texts: Messages.parseTexts(TEXTS), clock,
-    onClear: () => wired.showQueue(),
-  });
-  const form = OfflineForm.create({ document: doc, window: win, outbox: box, state, say: messages.say, gameUrl: "/g/abc/" });
-  wired = OutboxPage.create({
-    document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages, state, clock,
-    fetch, field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
-  });
-  const line = () => doc.querySelector(".connection").dataset.state;
-  return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };
+  return wire(page(), { worker, offline, answers });
 }
 
 function formData(pairs) {
@@ -100,6 +70,18 @@ test("a correction that cannot be asked opens the same form filled in", async ()
   await settle();
   assert.equal(t.doc.querySelector("#panel-title").textContent, "Correct deal 1");
   assert.equal(t.state.offline, true);
+});
+
+test("offline, a deal of a player who has left since says why it cannot be corrected here", async () => {
+  const t = setUp({ offline: true });
+  await t.page.start();
+  const link = t.doc.querySelector('#sheet a[hx-get="/g/abc/deals/1/edit/"]');
+  link.dataset.values = '{"left":true}';
+  htmxEvent(t.window, link, "htmx:sendError", { requestConfig: { verb: "get" } });
+  await settle(10);
+  assert.equal(t.doc.getElementById("panel"), null);
+  assert.equal(t.line(), "otherPlayers");
+  assert.equal(t.doc.querySelector(".connection").textContent, "Deal 1 had a player who left");
 });
 
 test("a hidden page does not poll; the poll's answers say updated or replaced", async () => {
@@ -169,8 +151,9 @@ test("a sheet with no form open is sent to the worker without messages or the li
   await settle(5);
   // The sheet's deal link carries its values: the form the sheet holds corrects it, nothing fetched.
   assert.equal(t.fetch.calls.length, 0);
-  // A deal the form the sheet holds cannot correct: its server form fetched once, for the worker.
-  delete t.doc.querySelector("#sheet tbody th a").dataset.values;
+  // A deal the form the sheet holds cannot correct (a player who has left since played it):
+  // its server form fetched once, for the worker.
+  t.doc.querySelector("#sheet tbody th a").dataset.values = '{"left":true}';
   t.page.settled();
   t.clock.tick(OutboxPage.PREFETCH_MS);
   await settle(5);

@@ -75,7 +75,7 @@ function tab(phone, server, extra = {}) {
   const timers = [];
   let count = 0;
   const box = Outbox.create({
-    game: GAME,
+    token: GAME,
     indexedDB: phone.idb,
     storage: phone.storage,
     locks: phone.locks,
@@ -165,7 +165,7 @@ test("a conflict in one game does not stop another game's writes", async () => {
   const server = fakeServer();
   const one = phone();
   const box = tab(one, server);
-  const other = tab(one, server, { game: "g2" });
+  const other = tab(one, server, { token: "g2" });
   await box.keep(request("deal 1", "t1"));
   await other.keep({ path: "/g/g2/deals/new/", fields: [["what", "g2 deal"], ["once", "u1"], ["version", "0"]], csrf: "" });
   server.versions[GAME] = 3;

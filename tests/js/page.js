@@ -26,7 +26,7 @@ const TEXTS = [
   "saving=Saving…", "keptForm=From this phone's copy", "notKept=Not kept on this phone",
   "count={n} not sent", "pending=Deal {n}, not sent yet", "refused=The server refused this",
   "gone=The game is gone", "review=Review", "discard=Discard", "discardConfirm=Discard it?",
-  "previewOffline=No preview without a connection",
+  "previewOffline=No preview without a connection", "otherPlayers=Deal {n} had a player who left",
 ].join("|");
 
 const heldForm = (next) => `<template id="offline-deal" data-next="${next}" data-title="Record deal {n}" data-correct="Correct deal {n}">
@@ -122,13 +122,13 @@ function outbox(options = {}) {
   let made = 0;
   const Outbox = require("../../static/js/outbox.js");
   return Outbox.create({
-    game: "abc",
+    token: options.token || "abc",
     indexedDB: new IDBFactory(),
     fetch: options.fetch || fakeFetch(),
     storage: options.storage || memoryStorage(),
     clock: options.clock || fakeClock(),
     online: options.online || (() => true),
-    shownVersion: () => 3,
+    shownVersion: options.shownVersion || (() => 3),
     random: (bytes) => { made += 1; for (let i = 0; i < bytes.length; i++) bytes[i] = (made * 31 + i * 37) & 255; return bytes; },
     onRound: options.onRound,
   });
@@ -148,4 +148,77 @@ function settle(rounds = 5) {
   return chain;
 }
 
-module.exports = { page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, htmxEvent, settle, TEXTS };
+// The outbox's modules on ``window``'s page as static/js/table.js wires them, with a fake
+// browser window around it (history, htmx, confirm, a service worker: ``worker`` makes one
+// control the page) and the fake server ``answers``. ``url``: the page's address, ``token``
+// its thing's link, ``part``: the part the bar names (the evening's, the circle's: its version
+// the part's own). ``calls`` records htmx's requests and targets, the pushed addresses, what
+// was posted to the worker and the confirmations asked.
+function wire(window, { url = "/g/abc/", token = "abc", part = "", worker = null, offline = false, answers = [] } = {}) {
+  const Outbox = require("../../static/js/outbox.js");
+  const Messages = require("../../static/js/messages.js");
+  const OfflineForm = require("../../static/js/offline-form.js");
+  const OutboxPage = require("../../static/js/outbox-page.js");
+  const doc = window.document;
+  const clock = fakeClock();
+  const calls = { ajax: [], targets: [], pushed: [], posted: [], confirmed: 0 };
+  const serviceWorker = new window.EventTarget();
+  serviceWorker.controller = worker && { postMessage: (m) => calls.posted.push(m) };
+  const win = new window.EventTarget();
+  Object.assign(win, {
+    navigator: { serviceWorker },
+    location: { href: `http://table.test${url}`, assign: () => {} },
+    history: { pushState: (s, t, address) => calls.pushed.push(address), replaceState: () => {} },
+    htmx: { process: () => {}, ajax: (verb, address, config) => { calls.ajax.push(address); calls.targets.push(config && config.target); } },
+    confirm: () => { calls.confirmed += 1; return true; },
+  });
+  const state = { offline, replaced: false };
+  let wired = null;
+  const fetch = fakeFetch(answers);
+  const box = outbox({
+    clock, fetch, token, onRound: (round) => wired.roundDone(round),
+    shownVersion: part ? () => OutboxPage.shownVersion(doc, part) : undefined,
+  });
+  const messages = Messages.create({
+    document: doc, line: doc.querySelector(".connection"), texts: Messages.parseTexts(TEXTS), clock,
+    onClear: () => wired.showQueue(),
+  });
+  const form = OfflineForm.create({ document: doc, window: win, outbox: box, state, say: messages.say, gameUrl: url });
+  wired = OutboxPage.create({
+    document: doc, window: win, bar: doc.getElementById("table-bar"), outbox: box, form, messages, state, clock,
+    fetch, field: Outbox.field, isNewDeal: OfflineForm.isNewDeal,
+  });
+  const line = () => doc.querySelector(".connection").dataset.state;
+  return { window, doc, clock, calls, state, box, form, page: wired, fetch, line, win };
+}
+
+// navigator.wakeLock as a browser gives it: a sentinel per request, released on hide.
+function fakeWakeLock(window) {
+  const held = [];
+  return {
+    held,
+    request(type) {
+      const sentinel = new window.EventTarget();
+      sentinel.type = type;
+      sentinel.released = false;
+      sentinel.release = async () => {
+        if (sentinel.released) return;
+        sentinel.released = true;
+        held.splice(held.indexOf(sentinel), 1);
+        sentinel.dispatchEvent(new window.Event("release"));
+      };
+      held.push(sentinel);
+      return Promise.resolve(sentinel);
+    },
+  };
+}
+
+// The page shown or hidden, as the browser says it.
+function visibility(window, state) {
+  Object.defineProperty(window.document, "visibilityState", { configurable: true, get: () => state });
+  window.document.dispatchEvent(new window.Event("visibilitychange"));
+}
+
+module.exports = {
+  page, pageHtml, sheetHtml, fakeClock, memoryStorage, fakeFetch, outbox, wire, htmxEvent, settle, fakeWakeLock, visibility, TEXTS,
+};

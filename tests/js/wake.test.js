@@ -4,33 +4,7 @@
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
 const Wake = require("../../static/js/wake.js");
-const { page, memoryStorage, settle } = require("./page.js");
-
-// navigator.wakeLock as a browser gives it: a sentinel per request, released on hide.
-function fakeWakeLock(window) {
-  const held = [];
-  return {
-    held,
-    request(type) {
-      const sentinel = new window.EventTarget();
-      sentinel.type = type;
-      sentinel.released = false;
-      sentinel.release = async () => {
-        if (sentinel.released) return;
-        sentinel.released = true;
-        held.splice(held.indexOf(sentinel), 1);
-        sentinel.dispatchEvent(new window.Event("release"));
-      };
-      held.push(sentinel);
-      return Promise.resolve(sentinel);
-    },
-  };
-}
-
-function visibility(window, state) {
-  Object.defineProperty(window.document, "visibilityState", { configurable: true, get: () => state });
-  window.document.dispatchEvent(new window.Event("visibilitychange"));
-}
+const { page, memoryStorage, settle, fakeWakeLock, visibility } = require("./page.js");
 
 test("without a wake lock the toggle stays hidden", () => {
   const window = page();

@@ -9,7 +9,8 @@ from a form opened before another phone's change; undo, Redo, delete, bring back
 resume; join, leave, come back, rename a seat, set a target; start an evening, add and take
 out a game, carry the balances; start a circle, start its game from its page (its last
 game's people seated), rename a person across the circle, merge two people and separate them
-again; replace a link; export a game and import it; back up the whole database and restore
+again (each of the evening's and the circle's writes as a plain form, through htmx or from
+the phone's outbox); replace a link; export a game and import it; back up the whole database and restore
 it; post an old form again; and try every write with a viewer link.
 
 After every step the pages of what the step touched answer (200 where the link may open them,
@@ -102,6 +103,9 @@ WRITES = {
     "tournament-series": "seat_a_series",
     "tournament-confirm": "confirm_a_table",
 }
+# How a phone sends a write of an evening's or a circle's page: a form without JavaScript,
+# htmx, or its outbox (kept while it had no connection, sent later).
+WAYS = st.sampled_from(["outbox", "htmx", "plain"])
 # Pages that take POST but change nothing stored (a language choice, the checker, the API).
 NOT_WRITES = {"choose-language", "check", "api-check"}
 # Cards for penalty hands: no two players ever hold the same card, so every entry is
@@ -173,6 +177,8 @@ class Walk(RuleBasedStateMachine):
     total_steps = 0
     kept_checked = 0  # viewers' answers kept ahead and compared with a fresh rendering
     sheets_answered = 0  # saves through htmx answered with the sheet itself
+    parts_answered = 0  # evening and circle writes through htmx answered with the page's part
+    outbox_sent = 0  # evening and circle writes sent from a phone's outbox
     held_forms = 0  # deals recorded through the form the editor's sheet holds
 
     def __init__(self):
@@ -283,6 +289,32 @@ class Walk(RuleBasedStateMachine):
         assert sheet_part(page.html) == sheet_part(fresh.html), (
             f"game {pk}: the sheet answered to the save is not the game's sheet now"
         )
+        return page
+
+    def send(self, who: str, form: Form, values: dict | None, way: str, part: str, **kw) -> Page:
+        """Post a write of an evening's or a circle's page (``part``) as a browser without
+        JavaScript does, as htmx does (the answer is the page's part with the write's
+        message, or for the next evening its address to load whole) or from the phone's
+        outbox, kept there while it had no connection and sent on its fresh page's version
+        (a JSON answer: saved, already, or refused with the page's reason; never a
+        conflict, since no other phone wrote in between)."""
+        if way == "plain":
+            return self.post(who, form, values, **kw)
+        if way == "htmx":
+            headers = {"HX-Request": "true", "HX-Target": part}
+            page = self.post(who, form, values, headers=headers, follow=False, **kw)
+            assert page.status in (200, 302), f"htmx's write answered {page.status}"
+            if page.status == 302 or "HX-Redirect" in page.response:
+                return page  # "already done", refused: back to the page; the next evening
+            assert page.html.lstrip().startswith(f'<div id="{part}"'), page.html[:120]
+            assert '<li class="message' in page.html, "no message of the write"
+            Walk.parts_answered += 1
+            return page
+        page = self.post(who, form, values, headers={"X-Scorepad-Outbox": "1"}, **kw)
+        answer = json.loads(page.html)
+        assert answer["outcome"] in ("saved", "already", "invalid"), answer
+        assert answer["message"], answer
+        Walk.outbox_sent += 1
         return page
 
     def game_tokens(self, pk: int) -> tuple[str, str]:
@@ -1070,9 +1102,9 @@ class Walk(RuleBasedStateMachine):
         self.touched.add(game.pk)
         self.touched_circles.add(pk)
 
-    @rule(c=st.integers(0, 9), k=st.integers(0, 99), name=st.sampled_from(NAMES))
+    @rule(c=st.integers(0, 9), k=st.integers(0, 99), name=st.sampled_from(NAMES), way=WAYS)
     @precondition(lambda self: self.circles)
-    def rename_person(self, c, k, name):
+    def rename_person(self, c, k, name, way):
         from scorepad.models import Circle
 
         pk = sorted(self.circles)[c % len(self.circles)]
@@ -1084,15 +1116,15 @@ class Walk(RuleBasedStateMachine):
         person = people[k % len(people)]
         new = f"{name} {k % 3}"
         before = circle.version
-        self.post("A", form, {"person": str(person.pk), "name": new})
+        self.send("A", form, {"person": str(person.pk), "name": new}, way, "circle")
         after = Circle.objects.get(pk=pk).version
         taken = {p.name.casefold() for p in people if p.pk != person.pk}
         assert (after == before + 1) == (new.casefold() not in taken), f"rename to {new}"
         self.touched_circles.add(pk)
 
-    @rule(c=st.integers(0, 9), k=st.integers(0, 99), j=st.integers(0, 99))
+    @rule(c=st.integers(0, 9), k=st.integers(0, 99), j=st.integers(0, 99), way=WAYS)
     @precondition(lambda self: self.circles)
-    def merge_or_separate(self, c, k, j):
+    def merge_or_separate(self, c, k, j, way):
         """Merge two people, or separate one merged before: no game's seats, names or totals
         change (the invariant's fingerprints), only the circle."""
         from scorepad.models import Circle, Person, Seat
@@ -1104,7 +1136,7 @@ class Walk(RuleBasedStateMachine):
         if merged and k % 2:
             form = merged[j % len(merged)]
             person = int(dict(form.defaults())["person"])
-            self.post("A", form)
+            self.send("A", form, None, way, "circle")
             assert Person.objects.get(pk=person).merged_into_id is None
             self.touched_circles.add(pk)
             return
@@ -1116,7 +1148,7 @@ class Walk(RuleBasedStateMachine):
         if one.pk == other.pk:
             return
         before = circle.version
-        self.post("A", form, {"person": str(one.pk), "into": str(other.pk)})
+        self.send("A", form, {"person": str(one.pk), "into": str(other.pk)}, way, "circle")
         after = Circle.objects.get(pk=pk).version
         shared = set(
             Seat.objects.filter(person__in=one.family()).values_list("game", flat=True)
@@ -1220,9 +1252,9 @@ class Walk(RuleBasedStateMachine):
         self.touched.add(game.pk)
         self.touched_evenings.add(pk)
 
-    @rule(e=st.integers(0, 99), g=st.integers(0, 99))
+    @rule(e=st.integers(0, 99), g=st.integers(0, 99), way=WAYS)
     @precondition(lambda self: any(not e.closed for e in self.evenings.values()))
-    def add_to_evening(self, e, g):
+    def add_to_evening(self, e, g, way):
         pks = sorted(pk for pk, ev in self.evenings.items() if not ev.closed)
         pk = pks[e % len(pks)]
         mev = self.evenings[pk]
@@ -1236,7 +1268,7 @@ class Walk(RuleBasedStateMachine):
         token = tokens[g % len(tokens)]
         game = Game.objects.by_token(token).first()
         before = Evening.objects.get(pk=pk).version
-        self.post("A", form, {"game": token, "stake": "0.20"})
+        self.send("A", form, {"game": token, "stake": "0.20"}, way, "evening")
         after = Evening.objects.get(pk=pk).version
         elsewhere = any(game.pk in {p for p, _s in ev.games} for ev in self.evenings.values())
         carried = any(game.pk in ev.carried_from for ev in self.evenings.values() if ev.pk == pk)
@@ -1246,9 +1278,9 @@ class Walk(RuleBasedStateMachine):
             mev.games.append((game.pk, Decimal("0.20")))
             self.touched_evenings.add(pk)
 
-    @rule(e=st.integers(0, 99), g=st.integers(0, 99))
+    @rule(e=st.integers(0, 99), g=st.integers(0, 99), way=WAYS)
     @precondition(lambda self: any(ev.games and not ev.closed for ev in self.evenings.values()))
-    def take_out_of_evening(self, e, g):
+    def take_out_of_evening(self, e, g, way):
         pks = sorted(pk for pk, ev in self.evenings.items() if ev.games and not ev.closed)
         pk = pks[e % len(pks)]
         mev = self.evenings[pk]
@@ -1258,14 +1290,14 @@ class Walk(RuleBasedStateMachine):
         form = forms[g % len(forms)]
         game_pk = int(dict(form.defaults())["game"])
         before = Evening.objects.get(pk=pk).version
-        self.post("A", form)
+        self.send("A", form, None, way, "evening")
         assert Evening.objects.get(pk=pk).version == before + 1
         mev.games = [(p, s) for p, s in mev.games if p != game_pk]
         self.touched_evenings.add(pk)
 
-    @rule(e=st.integers(0, 99))
+    @rule(e=st.integers(0, 99), way=WAYS)
     @precondition(lambda self: any(not ev.closed for ev in self.evenings.values()))
-    def carry_balances(self, e):
+    def carry_balances(self, e, way):
         pks = sorted(pk for pk, ev in self.evenings.items() if not ev.closed)
         pk = pks[e % len(pks)]
         mev = self.evenings[pk]
@@ -1274,7 +1306,7 @@ class Walk(RuleBasedStateMachine):
         if form is None:
             return
         before = set(Evening.objects.values_list("pk", flat=True))
-        self.post("A", form)
+        self.send("A", form, None, way, "evening")
         created = set(Evening.objects.values_list("pk", flat=True)) - before
         if not created:
             return
@@ -2067,6 +2099,8 @@ def test_the_whole_app_walked_at_random():
         assert Walk.kept_checked, "no viewers' answer kept ahead was ever compared"
         assert Walk.sheets_answered, "no save through htmx was ever answered with the sheet"
         assert Walk.held_forms, "no deal was ever recorded through the form the sheet holds"
+        assert Walk.parts_answered, "no evening or circle write through htmx got its part"
+        assert Walk.outbox_sent, "no evening or circle write was ever sent from an outbox"
         return
     started = time.monotonic()
     found: list[str] = []
