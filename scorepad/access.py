@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
 
 from .kernel import Shared
 from .models import Actor, Circle, Evening, Game, Tournament
@@ -50,8 +51,10 @@ class Kind:
 
 
 def _read_game(found: Any, full: bool, deals: bool) -> Any:
-    """A game with its sheet's rows (``full``), or its seats and deals only (``deals``)."""
-    return found.prefetch_related(*(deal_prefetch() if deals else sheet_prefetch() if full else []))
+    """A game with its sheet's rows (``full``), or its seats and deals only (``deals``), and
+    its table of a tournament if it is one (``closed_by_confirmation``), in the same query."""
+    rows = deal_prefetch() if deals else sheet_prefetch() if full else []
+    return found.select_related("tournament_table").prefetch_related(*rows)
 
 
 def _read_evening(found: Any, full: bool, deals: bool) -> Any:
@@ -419,11 +422,31 @@ def shared_view(
         def guarded(request: HttpRequest, access: Access, *args, **kwargs) -> HttpResponse:
             if editor and not access.can_edit:
                 return forbidden(request, access)
+            if request.method == "POST" and closed_by_confirmation(request, access):
+                from .views.writes import ERROR, answer
+
+                message = _("This series is confirmed; the director can correct it.")
+                return answer(request, access, "gone", message, ERROR)
             return view(request, access, *args, **kwargs)
 
         return inner
 
     return decorate
+
+
+def closed_by_confirmation(request: HttpRequest, access: Access) -> bool:
+    """Whether ``access`` is a tournament table's game whose result a player confirmed at
+    its version now: closed to the table's links (a late outbox replay included); the
+    director's phone (it started the tournament) may still correct it, which voids the
+    confirmation."""
+    table = (
+        getattr(access.shared, "tournament_table", None)
+        if isinstance(access.shared, Game)
+        else None
+    )
+    if table is None or table.confirmed_version != access.shared.version:
+        return False
+    return table.tournament_id not in created_ids(request, TOURNAMENTS)
 
 
 def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = False):

@@ -416,3 +416,42 @@ def test_the_phone_that_recorded_cannot_confirm(director):
     answer = _confirm(phone, table.seated.all()[0].entrant)
     assert "Another player of the table confirms, from their own phone." in answer.content.decode()
     assert not Tournament.objects.get().tables_of(1)[0].confirmed
+
+
+def test_a_confirmed_game_is_closed_to_its_table_but_not_to_the_director(director):
+    """Once confirmed, the table's links change nothing (a late outbox replay is told why,
+    not left waiting); the director's phone may correct it, which voids the confirmation."""
+    tournament, _ = _set_up(director, deals="1", series="2")
+    for name in ("Anna", "Ben", "Cleo"):
+        _enter(director, tournament.editor_token, name)
+    _series(director, tournament)
+    table = Tournament.objects.get().tables_of(1)[0]
+    _play_out(table)
+    _confirm(Client(), table.seated.all()[1].entrant)
+    game = table.game
+    game.refresh_from_db()
+    url = reverse("game-end", kwargs={"token": game.editor_token})  # "resume" the game
+    phone = Client()
+    answer = phone.post(url, {"version": game.version, "once": "table-1"}, follow=True)
+    assert "This series is confirmed; the director can correct it." in answer.content.decode()
+    replay = phone.post(
+        reverse("deal-undo", kwargs={"token": game.editor_token}),
+        {"version": game.version, "once": "outbox-1"},
+        headers={"X-Scorepad-Outbox": "1"},
+    )
+    assert replay.status_code == 410
+    assert replay.json()["outcome"] == "gone"
+    assert "the director can correct it" in replay.json()["message"]
+    game.refresh_from_db()
+    assert game.is_finished
+    assert Tournament.objects.get().tables_of(1)[0].confirmed
+    # The director's phone undoes the deal: the confirmation is void.
+    undo = director.post(
+        reverse("deal-undo", kwargs={"token": game.editor_token}),
+        {"version": game.version, "once": "director-1"},
+        follow=True,
+    )
+    assert undo.status_code == 200
+    game.refresh_from_db()
+    assert game.deals.count() == 0
+    assert not Tournament.objects.get().tables_of(1)[0].confirmed
