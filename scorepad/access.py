@@ -350,9 +350,12 @@ def device(request: HttpRequest) -> str:
     return name
 
 
+# Who the history names for a change made through each kind of access.
+ACTOR_ROLES = {"creator": "creator", "registration_link": "registration", "player_link": "player"}
+
+
 def actor(request: HttpRequest, access: Access) -> Actor:
-    role = "creator" if access.via == "creator" else "editor_link"
-    return Actor(role=role, device=device(request))
+    return Actor(role=ACTOR_ROLES.get(access.via, "editor_link"), device=device(request))
 
 
 def resolve(

@@ -261,6 +261,8 @@ class Event(models.Model):
     ACTORS: ClassVar[dict[str, Any]] = {
         "editor_link": _("an editor link"),
         "import": _("an import"),
+        "registration": _("the registration link"),
+        "player": _("a player's own link"),
     }
     CREATORS: ClassVar[dict[str, Any]] = {
         "game": _("the phone that started the game"),

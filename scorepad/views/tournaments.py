@@ -27,6 +27,7 @@ from ..access import (
     TOURNAMENTS,
     Access,
     device,
+    editor_link_shown,
     forbidden,
     private_to_editors,
     remember_created,
@@ -312,6 +313,8 @@ def render_player(
 ) -> HttpResponse:
     tournament = player.tournament
     table = _player_table(player)
+    if table is not None:
+        editor_link_shown(request)  # the table's game, by its editor link: never cached
     context = {
         "player": player,
         "tournament": tournament,
@@ -330,6 +333,7 @@ def render_player(
 
 
 @require_GET
+@private_to_editors
 def tournament_player(request: HttpRequest, token: str) -> HttpResponse:
     """A player's own page: their start number, their table in the series in play (its
     game, to record and to confirm), and the tournament as a viewer sees it."""
@@ -337,6 +341,7 @@ def tournament_player(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@private_to_editors
 def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """A seated player confirms their table's result, or rejects it with a note, from their
     own link: a write of the tournament (its version, a one-time token)."""

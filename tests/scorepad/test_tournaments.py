@@ -123,6 +123,9 @@ def test_players_enter_from_the_director_and_from_the_registration_code(director
     assert "Your player: Ben, start number 2" in again.content.decode()
     tournament.refresh_from_db()
     assert tournament.version == 3 == tournament.events.count()
+    # The history names the link each entry came through.
+    page = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    assert "Player entered: Ben · the registration link" in unescape(page.content.decode())
     assert [p.name for p in tournament.players()] == ["Anna", "Ben"]
     # The director's page lists both; the viewer link may not enter anyone.
     viewer = Client()
@@ -455,3 +458,17 @@ def test_a_confirmed_game_is_closed_to_its_table_but_not_to_the_director(directo
     game.refresh_from_db()
     assert game.deals.count() == 0
     assert not Tournament.objects.get().tables_of(1)[0].confirmed
+
+
+def test_a_players_page_holding_the_tables_game_is_never_cached(director):
+    tournament, _ = _set_up(director, deals="1", series="1")
+    for name in ("Anna", "Ben"):
+        _enter(director, tournament.editor_token, name)
+    anna = Entrant.objects.get(name="Anna")
+    before = Client().get(reverse("tournament-player", kwargs={"token": anna.token}))
+    _series(director, tournament)
+    page = Client().get(reverse("tournament-player", kwargs={"token": anna.token}))
+    game = Tournament.objects.get().tables_of(1)[0].game
+    assert game.editor_token in page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+    assert "no-store" not in before.get("Cache-Control", "")
