@@ -26,13 +26,14 @@ class Route:
 
     @property
     def kind(self) -> str:
-        """ "game", "evening" or "circle" for a route behind a game's, an evening's or a
-        circle's link, else ""."""
+        """ "game", "evening", "circle" or "tournament" for a route behind the link of one,
+        "player" behind a tournament player's own link, else ""."""
         if "token" not in self.parameters:
             return ""
-        if "circles/<token" in self.route:
-            return "circle"
-        return "evening" if "evenings/<token" in self.route else "game"
+        for kind in ("circle", "evening", "tournament"):
+            if f"{kind}s/<token" in self.route:
+                return kind
+        return "player" if "tournaments/players/<token" in self.route else "game"
 
     def url(self, **values: object) -> str:
         return "/" + PARAMETER.sub(lambda m: str(values[m["name"]]), self.route)

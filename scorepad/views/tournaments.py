@@ -313,8 +313,9 @@ def render_player(
 ) -> HttpResponse:
     tournament = player.tournament
     table = _player_table(player)
-    if table is not None:
-        editor_link_shown(request)  # the table's game, by its editor link: never cached
+    # A player's own link confirms the table's result, and the page holds the table's game
+    # by its editor link: never cached.
+    editor_link_shown(request)
     context = {
         "player": player,
         "tournament": tournament,

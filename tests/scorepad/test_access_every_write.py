@@ -24,15 +24,33 @@ from scorepad.models import (
     Game,
     Person,
     Seat,
+    Table,
+    TableSeat,
+    Tournament,
 )
-from tests.factories import ACTOR, CircleFactory, GameFactory, classic_form_data, record_classic
+from scorepad.tournaments import Entrant
+from tests.factories import (
+    ACTOR,
+    CircleFactory,
+    GameFactory,
+    classic_form_data,
+    record_classic,
+    record_penalty,
+)
 from tests.urlconf import routes
 
 pytestmark = pytest.mark.django_db
 
 # POSTs that are behind no link: they start something new (a game, an import, an evening)
 # or are the JSON API. Anything else that takes a POST must sit behind a link.
-NOT_BEHIND_A_LINK = {"game-new", "game-import", "evening-new", "circle-new", "api-check"}
+NOT_BEHIND_A_LINK = {
+    "game-new",
+    "game-import",
+    "evening-new",
+    "circle-new",
+    "tournament-new",
+    "api-check",
+}
 UNKNOWN = "x" * 24
 
 
@@ -73,6 +91,17 @@ def table(db):
     GameFactory(circle=circle, players=["Kim", "Lou"])
     GameFactory(circle=circle, players=["Mo", "Nia"])
     Person.objects.create(circle=circle, name="Pat", merged_into=circle.find("Nia"))
+    # A tournament about to seat its first series ("Club"), and one whose table has ended
+    # its game, for a player to confirm ("Cup").
+    club = Tournament.objects.create(name="Club", variant_id="romme", deals=1)
+    for number, name in enumerate(["Ola", "Per", "Siv"], start=1):
+        Entrant.objects.create(tournament=club, number=number, name=name)
+    cup = Tournament.objects.create(name="Cup", variant_id="romme", deals=1)
+    for number, name in enumerate(["Tor", "Una"], start=1):
+        Entrant.objects.create(tournament=cup, number=number, name=name)
+    cup.start_series(version=cup.version, once="cup-series-0123456789", actor=ACTOR)
+    game = Table.objects.get(tournament=cup).game
+    record_penalty(game, 0, {1: 10})
     return a, b, evening
 
 
@@ -85,6 +114,11 @@ def data_for(route, a, b, evening):
     a.refresh_from_db()
     evening.refresh_from_db()
     once = {"once": f"{route.name}-a-fresh-token-0123456789"}
+    if route.kind in ("tournament", "player"):
+        tournament = Tournament.objects.get(name="Club" if route.kind == "tournament" else "Cup")
+        player = tournament.entrants.first()
+        return {"version": tournament.version, "name": "Zed", "player": player.pk,
+                "link": "editor", "answer": "confirm", **once}  # fmt: skip
     if route.kind == "circle":
         circle = the_circle()
         fields = {"version": circle.version, "link": "editor", "name": "Kimberly", **once}
@@ -109,7 +143,8 @@ def data_for(route, a, b, evening):
 def picture():
     """Every row and version a write could change."""
     models = (Game, Seat, Circle, Person, Event, Deal, DealScore, Event, Evening,
-              EveningGame, EveningBalance, Event)  # fmt: skip
+              EveningGame, EveningBalance, Event, Tournament, Entrant, Table,
+              TableSeat)  # fmt: skip
     return {m.__name__: sorted(map(repr, m.objects.values_list())) for m in models}
 
 
@@ -141,6 +176,15 @@ def test_the_walk_finds_the_writes_the_issue_names(db):
 
 
 def links(route, a, evening):
+    """The viewer's link and the link that may write: for a player's write, the tournament's
+    viewer link (no player's: unknown there) and the player's own."""
+    if route.kind == "tournament":
+        club = Tournament.objects.get(name="Club")
+        return club.viewer_token, club.editor_token
+    if route.kind == "player":
+        cup = Tournament.objects.get(name="Cup")
+        seated = TableSeat.objects.filter(table__tournament=cup).order_by("position")
+        return cup.viewer_token, seated.last().entrant.token
     if route.kind == "circle":
         circle = the_circle()
         return circle.viewer_token, circle.editor_token
@@ -182,21 +226,28 @@ def test_a_write_is_refused_without_its_editor_link_and_changes_nothing(table, r
     a, b, evening = table
     viewer, _editor = links(route, a, evening)
     data = data_for(route, a, b, evening)
-    refused_and_unchanged(Client(), route, viewer, data, {403})
+    refused = {404} if route.kind == "player" else {403}  # no player's link: unknown there
+    refused_and_unchanged(Client(), route, viewer, data, refused)
     refused_and_unchanged(Client(), route, UNKNOWN, data, {404})
     # A phone that created another game (its session's rights) is a viewer here.
     other = Client()
     session = other.session
     session[GAMES.created] = [b.pk]
     session.save()
-    refused_and_unchanged(other, route, viewer, data, {403})
+    refused_and_unchanged(other, route, viewer, data, refused)
 
 
 def test_a_replaced_link_is_refused_by_the_write(table, route):
     if route is None:
         return
     a, b, evening = table
-    if route.kind == "circle":
+    if route.kind == "player":
+        return  # a player's own link is not replaced; an unknown one is refused above
+    if route.kind == "tournament":
+        club = Tournament.objects.get(name="Club")
+        old = club.editor_token
+        club.replace_link("editor", version=club.version, once="replace-t-0123", actor=ACTOR)
+    elif route.kind == "circle":
         circle = the_circle()
         old = circle.editor_token
         circle.replace_link("editor", version=circle.version, once="replace-c-0123", actor=ACTOR)
@@ -218,6 +269,15 @@ def evening_picture(evening):
     )
 
 
+def tournament_picture(tournament):
+    return (
+        Tournament.objects.filter(pk=tournament.pk).values_list().get(),
+        sorted(map(repr, Entrant.objects.filter(tournament=tournament).values_list())),
+        sorted(map(repr, Table.objects.filter(tournament=tournament).values_list())),
+        sorted(map(repr, Event.objects.filter(tournament=tournament).values_list())),
+    )
+
+
 def circle_picture(circle):
     return (
         Circle.objects.filter(pk=circle.pk).values_list().get(),
@@ -232,7 +292,13 @@ def test_another_games_editor_link_changes_nothing_of_this_game(table, route):
     if route is None:
         return
     a, b, evening = table
-    if route.kind == "game":
+    if route.kind in ("tournament", "player"):
+        name = "Club" if route.kind == "tournament" else "Cup"
+        mine = lambda: tournament_picture(Tournament.objects.get(name=name))  # noqa: E731
+        stranger = Tournament.objects.create(name="Strangers", variant_id="romme")
+        newcomer = Entrant.objects.create(tournament=stranger, number=1, name="Vi")
+        other = stranger.editor_token if route.kind == "tournament" else newcomer.token
+    elif route.kind == "game":
         mine, other = (lambda: game_picture(a)), b.editor_token
     elif route.kind == "circle":
         mine = lambda: circle_picture(the_circle())  # noqa: E731

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from continental.logfilters import LINK_PARAMETERS, mask
-from scorepad.models import Evening
+from scorepad.models import Entrant, Evening, Tournament
 from tests.continental.test_logging import _Request, _Response, gunicorn_logger
 from tests.factories import ACTOR, CircleFactory, GameFactory, record_classic
 from tests.urlconf import routes
@@ -132,12 +132,16 @@ def normal(body: bytes, *tokens: str) -> bytes:
     return body
 
 
-def requests_with(editor: str, evening_editor: str, pk: int, circle_editor: str = ""):
+def requests_with(
+    editor: str, evening_editor: str, pk: int, circle_editor: str = "", **others: str
+):
     """Every GET the URLconf has, with an editor link in each place a link may be given:
-    (the URL, the same URL with an unknown link in that place, the link)."""
+    (the URL, the same URL with an unknown link in that place, the link). ``others``: the
+    link of each other kind (a tournament's director, a player's own)."""
     bogus = "B" * 24
     for route in routes():
-        link = {"evening": evening_editor, "circle": circle_editor}.get(route.kind, editor)
+        kinds = {"evening": evening_editor, "circle": circle_editor, **others}
+        link = kinds.get(route.kind, editor)
         values = {"number": 1, "pk": pk, "code": "de", "variant_id": "classic", "year": 2026}
         if route.kind:
             path, other = route.url(token=link, **values), route.url(token=bogus, **values)
@@ -159,8 +163,15 @@ def test_every_answer_that_holds_an_editor_link_is_not_stored(finished):
     player = finished.seats.first().person_id
     held = []
     circle = finished.circle.editor_token
+    tournament = Tournament.objects.create(name="Club", variant_id="romme")
+    entrant = Entrant.objects.create(tournament=tournament, number=1, name="Anna")
     for url, other_url, link in requests_with(
-        finished.editor_token, evening.editor_token, player, circle
+        finished.editor_token,
+        evening.editor_token,
+        player,
+        circle,
+        tournament=tournament.editor_token,
+        player=entrant.token,
     ):
         response = Client().get(url)
         if response.status_code == 405:

@@ -143,7 +143,7 @@ def test_a_backup_and_an_export_keep_who_played_the_seat_before(tmp_path):
     path = tmp_path / "backup.json"
     call_command("backup", "export", str(path), stderr=io.StringIO())
     document = json.loads(path.read_text())
-    assert document["format_version"] == 4
+    assert document["format_version"] == 5
     (entry,) = document["games"]
     assert entry["took_over"] == [None, None, None, {"name": "Marek", "deal": 6}]
     marek = Person.objects.get(circle=circle, name="Marek")

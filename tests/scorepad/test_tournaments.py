@@ -471,4 +471,33 @@ def test_a_players_page_holding_the_tables_game_is_never_cached(director):
     game = Tournament.objects.get().tables_of(1)[0].game
     assert game.editor_token in page.content.decode()
     assert "no-store" in page["Cache-Control"]
-    assert "no-store" not in before.get("Cache-Control", "")
+    assert "no-store" in before["Cache-Control"]  # a player's link is a key too
+
+
+def test_each_link_shows_only_what_the_grant_table_gives_it(director):
+    """docs/architecture.md, "Who a link lets in": the viewer and registration links show
+    no other link; a player's own link shows its own table's game (by its editor link) and
+    no other table's; the director's page shows every table's."""
+    tournament, _ = _set_up(director, deals="1", series="2")
+    for name in ("Anna", "Ben", "Cleo", "Dan", "Eva"):
+        _enter(director, tournament.editor_token, name)
+    _series(director, tournament)
+    tournament = Tournament.objects.get()
+    tables = tournament.tables_of(1)
+    secrets = {
+        "editor": tournament.editor_token,
+        "registration": tournament.registration_token,
+        **{f"table {t.number}": t.game.editor_token for t in tables},
+    }
+
+    def shown(token, url_name="tournament"):
+        html = Client().get(reverse(url_name, kwargs={"token": token})).content.decode()
+        return {name for name, secret in secrets.items() if secret in html and secret != token}
+
+    assert shown(tournament.viewer_token) == set()
+    assert shown(tournament.registration_token) == set()
+    for table in tables:
+        for seat in table.seated.all():
+            assert shown(seat.entrant.token, "tournament-player") == {f"table {table.number}"}
+    page = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    assert all(secret in page.content.decode() for secret in secrets.values())
