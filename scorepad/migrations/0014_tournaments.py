@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                 ),
                 ("number", models.PositiveSmallIntegerField()),
                 ("name", models.CharField(max_length=40, verbose_name="name")),
-                ("key", models.CharField(editable=False, max_length=80)),
+                ("key", models.CharField(editable=False, max_length=160)),
                 (
                     "token",
                     models.CharField(default=scorepad.kernel.new_token, max_length=64, unique=True),
