@@ -24,7 +24,7 @@ from rules.engine import tournament as engine
 from rules.engine.variants import VARIANT_IDS, get_variant
 
 from .kernel import Actor, Event, Shared, SharedQuerySet, new_token
-from .models import KEY_MAX, NAME_MAX, Circle, Game, Seat
+from .models import NAME_MAX, Circle, Game, Seat
 from .naming import name_key, normal_name
 
 SERIES_MAX = 12  # series a tournament may have
@@ -372,7 +372,7 @@ class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=NAME_MAX)
-    key = models.CharField(max_length=KEY_MAX, editable=False)  # name_key(name), as a Person's
+    key = models.CharField(max_length=4 * NAME_MAX, editable=False)  # as a Person's key (KEY_MAX)
     token = models.CharField(max_length=64, unique=True, default=new_token)
     # The first series the player is seated in (a late entry: a later one).
     first_series = models.PositiveSmallIntegerField(default=1)
