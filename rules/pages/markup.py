@@ -74,6 +74,7 @@ from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 
+from rules.engine import tournament
 from rules.engine.cards import Card, CardError, parse_card
 from rules.engine.scoring import (
     classic_ledger,
@@ -81,7 +82,6 @@ from rules.engine.scoring import (
     hand_penalty,
     penalty_deal,
 )
-from rules.engine import tournament
 from rules.engine.variants import (
     CLASSIC,
     CLASSIC_PAYMENTS,
@@ -652,6 +652,18 @@ def _placement(ctx: RenderContext, args: str) -> etree.Element:
     return _number("placement", args, size, ", ".join(decimal(p, ctx.lang) for p in points))
 
 
+def _region(section: str = "", label: str = "") -> etree.Element:
+    """A wrap for a wide table: scrolled sideways on a small phone, so reachable by keyboard
+    and named, by its section's heading (the tournament page's ``## … {#draw}``) or a label
+    (two rankings in one section)."""
+    wrap = _el("div", cls="table-wrap", tabindex="0", role="region")
+    if label:
+        wrap.set("aria-label", label)
+    else:
+        wrap.set("aria-labelledby", section)
+    return wrap
+
+
 def _draw(ctx: RenderContext, args: str) -> etree.Element:
     pairs, bare = _pairs(args)
     if len(bare) != 1 or set(pairs) != {"players", "seed"}:
@@ -665,7 +677,7 @@ def _draw(ctx: RenderContext, args: str) -> etree.Element:
         [w["table"] % {"n": n}, _number("draw", args, n, ", ".join(map(str, table)))]
         for n, table in enumerate(seating.tables, start=1)
     ]
-    wrap = _el("div", cls="table-wrap")
+    wrap = _region("draw")
     wrap.append(_table([w["table_head"], w["start_numbers"]], rows, "rules-table draw"))
     return wrap
 
@@ -735,7 +747,7 @@ def _series(ctx: RenderContext, args: str) -> etree.Element:
                 ]
             )
     head = [w["table_head"], w["player"], total, w["place"], w["points"], w["relative"]]
-    wrap = _el("div", cls="table-wrap")
+    wrap = _region("example")
     wrap.append(_table(head, rows, "rules-table series"))
     return wrap
 
@@ -766,7 +778,7 @@ def _ranking(ctx: RenderContext, args: str) -> etree.Element:
         head[2], head[3] = head[3], head[2]
         for row_cells in rows:
             row_cells[2], row_cells[3] = row_cells[3], row_cells[2]
-    wrap = _el("div", cls="table-wrap")
+    wrap = _region(label=f"{w['standings']}: {w['order_' + example.order]}")
     wrap.append(_table(head, rows, "rules-table ranking"))
     return wrap
 

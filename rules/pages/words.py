@@ -58,6 +58,9 @@ FROM_CATALOGUE = {
     ("tournament", "by_relative"): "score against the table",
     ("tournament", "by_best"): "best single series",
     ("tournament", "by_lot"): "the lot",
+    ("tournament", "standings"): "Standings",
+    ("tournament", "order_points"): "placement points first",
+    ("tournament", "order_relative"): "score against the table first",
 }
 
 
