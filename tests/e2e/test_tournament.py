@@ -418,3 +418,7 @@ def test_a_nordic_tournament_of_one_series_seats_four_four_five(browser, live_se
     expect(big_screen.locator(".tournament-standings tbody tr")).to_have_count(13)
     assert standings_rows(big_screen) == expected_ranking([totals_now], names, seed, set())
     expect(big_screen.locator("ol.tables li").first).to_contain_text("confirmed by")
+    # The director's page explains the tournament: its rules page, with the example.
+    director.get_by_role("link", name="How the tournament works").click()
+    expect(director.locator("h1")).to_have_text("Club tournament")
+    expect(director.locator("table.rules-table.ranking").first).to_contain_text("the lot")
