@@ -25,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format, number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.engine.dealing import next_playing
 from rules.engine.variants import CLASSIC
@@ -281,7 +282,7 @@ def tournament_result(tournament: Tournament, rows: list[dict[str, Any]], done: 
     if final:
         heading = _("Final ranking")
     else:
-        heading = _("Standings after series %(n)d of %(of)d") % {
+        heading = _("Standings after series %(n)s of %(of)s") % {
             "n": done,
             "of": tournament.series,
         }
@@ -298,7 +299,9 @@ def tournament_result(tournament: Tournament, rows: list[dict[str, Any]], done: 
     notes = [] if final else [heading + "."]
     notes.append(_("Placement points, scaled to a table of four."))
     if len(rows) > SHARED_PLACES:
-        notes.append(_("%(n)d players in all.") % {"n": len(rows)})
+        notes.append(
+            ngettext("%(n)d player in all.", "%(n)d players in all.", len(rows)) % {"n": len(rows)}
+        )
     return Result(
         title=tournament.name,
         date=_day(tournament.created_at),

@@ -79,7 +79,7 @@ def test_the_standings_export_as_json_with_a_tie_and_a_drop_out(played):
     # The two tied at the table share places 2 and 3: (2 + 1) / 2 each; the lot parts them.
     assert {r["name"] for r in tied} == {seated[1].name, seated[2].name}
     assert [r["points"] for r in tied] == [1.5, 1.5]
-    assert tied[0]["relative"] == tied[1]["relative"] == round((12.5 - 10) * 4 / 4, 2)
+    assert tied[0]["relative"] == tied[1]["relative"] == 2.5  # the mean 12.5 minus 10
     assert [r["separated_by"] for r in tied] == ["points", "lot"]
     # Who dropped out is last, whatever the points.
     assert (last["name"], last["dropped_out"], last["separated_by"]) == (
@@ -104,9 +104,13 @@ def test_the_standings_export_as_csv_safe_against_formulas(played):
     # The name a spreadsheet would run as a formula is written as text.
     assert "'=Cleo()" in by_name
     assert "=Cleo()" not in by_name
-    assert by_name[seated[0].name][:2] == ["1", str(seated[0].number)]
-    assert by_name[seated[0].name][3:5] == ["3.0", "3.0"]
-    tied = [by_name[n if not n.startswith("=") else "'" + n] for n in (seated[1].name, seated[2].name)]
+
+    def row_of(entrant):
+        return by_name[("'" if entrant.name.startswith("=") else "") + entrant.name]
+
+    assert row_of(seated[0])[:2] == ["1", str(seated[0].number)]
+    assert row_of(seated[0])[3:5] == ["3.0", "3.0"]
+    tied = [row_of(seated[1]), row_of(seated[2])]
     assert sorted(row[-1] for row in tied) == ["lot", "points"]
     assert {row[4] for row in tied} == {"1.5"}
     dropped = rows[-1]
@@ -120,11 +124,12 @@ def test_a_viewer_sees_the_exports_and_the_shared_ranking_but_no_table_cards(pla
     assert url("tournament-csv", tournament.viewer_token) in html
     assert url("tournament-ranking", tournament.viewer_token) in html
     assert url("tournament-sheets", tournament.viewer_token) in html
-    assert "tournament-cards" not in html and "/print/cards/" not in html
+    assert "tournament-cards" not in html
+    assert "/print/cards/" not in html
     assert Client().get(url("tournament-cards", tournament.viewer_token)).status_code == 403
     # The ranking to share, after series 1 of 2: its text and its picture.
     text = unescape(re.search(r"<textarea[^>]*data-result-text>(.*?)</textarea>", html, re.S)[1])
-    assert text.startswith(f"Club night, ")
+    assert text.startswith("Club night, ")
     assert f"1. {seated[0].name} 3" in text
     assert "Standings after series 1 of 2." in text
     picture = Client().get(url("tournament-result", tournament.viewer_token))
@@ -132,7 +137,8 @@ def test_a_viewer_sees_the_exports_and_the_shared_ranking_but_no_table_cards(pla
     svg = picture.content.decode()
     assert "Standings after series 1 of 2" in svg
     assert all(e.name in unescape(svg) for e in seated)
-    assert tournament.editor_token not in svg and tournament.viewer_token not in svg
+    assert tournament.editor_token not in svg
+    assert tournament.viewer_token not in svg
 
 
 def test_no_ranking_is_shared_before_a_series_is_confirmed_at_every_table():
@@ -166,7 +172,8 @@ def test_the_final_ranking_once_the_last_series_is_confirmed(played):
     assert "Final ranking" in unescape(
         Client().get(url("tournament-result", tournament.viewer_token)).content.decode()
     )
-    assert "so far" not in text and "after series" not in text
+    assert "so far" not in text
+    assert "after series" not in text
     document = Client().get(url("tournament-json", tournament.viewer_token)).json()
     assert document["tournament"]["final"] is True
     assert document["standings"][-1]["series"] == [0.0, None]  # dropped: not seated in 2
@@ -179,7 +186,7 @@ def test_the_table_cards_hold_each_tables_game_and_players(played):
     html = unescape(answer.content.decode())
     table = tournament.tables_of(1)[0]
     assert "Table 1" in html
-    assert html.count(" class=\"qr\"") == 1
+    assert html.count(' class="qr"') == 1
     assert f"/games/{table.game.editor_token}/" in html
     assert all(f"<li>{e.name}</li>" in html for e in seated)
     assert "css/paper.css" in html
@@ -187,7 +194,9 @@ def test_the_table_cards_hold_each_tables_game_and_players(played):
 
 def test_a_paper_sheet_has_a_row_a_deal_and_a_signature_line(played):
     _director, tournament, seated = played
-    html = unescape(Client().get(url("tournament-sheets", tournament.viewer_token)).content.decode())
+    html = unescape(
+        Client().get(url("tournament-sheets", tournament.viewer_token)).content.decode()
+    )
     assert "Series 1: table 1" in html
     assert all(f'<th scope="col">{e.name}</th>' in html for e in seated)
     body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)[1]
@@ -202,7 +211,9 @@ def test_a_contract_games_paper_sheet_has_its_seven_contracts():
     for name in ("Anna", "Ben", "Cleo"):
         _enter(director, tournament.editor_token, name)
     _series(director, tournament)
-    html = unescape(Client().get(url("tournament-sheets", tournament.viewer_token)).content.decode())
+    html = unescape(
+        Client().get(url("tournament-sheets", tournament.viewer_token)).content.decode()
+    )
     body = re.search(r"<tbody>(.*?)</tbody>", html, re.S)[1]
     assert body.count("<tr>") == 7
     assert "1 · 2 sets" in body
@@ -211,9 +222,10 @@ def test_a_contract_games_paper_sheet_has_its_seven_contracts():
 
 def test_the_paper_answers_in_every_language(played):
     _director, tournament, _seated = played
+    english = url("tournament-ranking", tournament.viewer_token)
     for lang, word in {"de": "Durchgang", "nb": "omgang", "pl": "runda", "fi": "sarja",
                        "es": "serie"}.items():  # fmt: skip
-        path = url("tournament-ranking", tournament.viewer_token).replace("/en/", f"/{lang}/")
+        path = english.replace("/en/", f"/{lang}/")
         html = Client().get(path).content.decode()
         assert f'lang="{lang}"' in html
         assert word.lower() in html.lower(), lang
