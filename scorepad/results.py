@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.utils import timezone, translation
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -36,6 +36,7 @@ from .evenings import EveningPage
 from .models import Game, roots
 from .sheet import Sheet
 from .templatetags.evenings import amount, signed_money
+from .templatetags.scorepad import points
 
 if TYPE_CHECKING:
     from .tournaments import Tournament
@@ -290,7 +291,7 @@ def tournament_result(tournament: Tournament, rows: list[dict[str, Any]], done: 
         Place(
             place=row["place"],
             name=row["name"],
-            total=number_format(row["points"]),
+            total=points(row["points"]),
             mark=i % MARKS,
             leader=row["place"] == 1,
         )

@@ -58,7 +58,7 @@ def tournament_cards(request: HttpRequest, access: Access) -> HttpResponse:
                 "table": table,
                 "names": [s.entrant.name for s in table.seated.all()],
                 "url": url,
-                "qr": _qr(url),
+                "qr": _qr(url, scalable=True),
             }
         )
     return render(request, "scorepad/tournament_cards.html", _context(access, cards=cards))

@@ -166,6 +166,9 @@ def test_the_final_ranking_once_the_last_series_is_confirmed(played):
     _confirm(Client(), players[1])
     page = Client().get(url("tournament-ranking", tournament.viewer_token)).content.decode()
     assert "Final ranking" in page
+    tied = {seated[1].name, seated[2].name}
+    rows = [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr><td>.*?</tr>", page)]
+    assert [cells[3] for cells in rows if cells[2] in tied] == ["1.5", "1.5"]  # not 1.500
     assert re.search(r"<th scope=\"col\">S1</th><th scope=\"col\">S2</th>", page)
     html = director.get(url("tournament", tournament.editor_token)).content.decode()
     text = unescape(re.search(r"<textarea[^>]*data-result-text>(.*?)</textarea>", html, re.S)[1])
