@@ -1,8 +1,11 @@
 """A tournament's paper printed by Debian's Chromium (Playwright's page.pdf): thirteen Rommé
 players at tables of 4, 3, 3 and 3 give four table cards, four score sheets (a page each)
 and a ranking; under print media the app's bar is gone, each card shows its table's number,
-its game's QR code and its players, and the page is black on white even in dark mode."""
+its game's QR code and its players, and the page is black on white even in dark mode. The
+paper pages and the tournament's page with its ranking to share have no axe violations and
+write nothing to the console."""
 
+import json
 import re
 
 import pytest
@@ -10,6 +13,8 @@ from playwright.sync_api import expect
 
 from scorepad.models import Table, Tournament
 from tests.e2e.conftest import screenshot
+from tests.e2e.test_accessibility import axe_violations
+from tests.e2e.test_console import watch
 from tests.factories import ACTOR, record_penalty
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -109,3 +114,40 @@ def test_the_ranking_prints_black_on_white_even_in_dark_mode(dark_page, club):
     screenshot(page, "tournament-ranking-print")
     pdf = page.pdf(format="A4")
     assert pdf_pages(pdf) == 1
+
+
+def paper_pages(tournament) -> list[str]:
+    """The tournament's pages with its paper and its ranking to share, in four languages."""
+    director, viewer = tournament.editor_token, tournament.viewer_token
+    return [
+        f"/en/tournaments/{director}/",
+        f"/pl/tournaments/{viewer}/",
+        f"/de/tournaments/{director}/print/cards/",
+        f"/fi/tournaments/{viewer}/print/sheets/",
+        f"/es/tournaments/{viewer}/print/ranking/",
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_paper_pages_have_no_axe_violations(browser, live_server, club, scheme):
+    found = {}
+    for path in paper_pages(club):
+        violations = axe_violations(browser, live_server.url + path, scheme)
+        if violations:
+            found[path] = violations
+    assert found == {}, json.dumps(found, indent=1)
+
+
+def test_the_paper_pages_write_nothing_to_the_console(page, club):
+    """No error and no CSP violation: the inline QR codes, the share box's script."""
+    said = watch(page)
+    for path in paper_pages(club):
+        page.goto(page.base + path)
+        page.wait_for_load_state("networkidle")
+    # The share box of the ranking after series 1: its text and its picture as a PNG.
+    page.goto(f"{page.base}/en/tournaments/{club.viewer_token}/")
+    expect(page.locator("[data-result-text]")).to_contain_text("Standings after series 1 of 2.")
+    expect(page.locator("[data-result-download]")).to_have_attribute(
+        "download", re.compile(r"\.png$")
+    )
+    assert said == [], said
