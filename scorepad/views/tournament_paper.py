@@ -89,9 +89,14 @@ def tournament_sheets(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "scorepad/tournament_sheets.html", context)
 
 
-def final_standings(tournament: Tournament) -> tuple[int, list[dict[str, Any]]]:
-    """The series every table has confirmed, and the standings after them."""
+def final_standings(
+    tournament: Tournament, current: list[dict[str, Any]] | None = None
+) -> tuple[int, list[dict[str, Any]]]:
+    """The series every table has confirmed, and the standings after them (``current``,
+    the standings after the series in play, when that one is confirmed at every table)."""
     done = tournament.series_done
+    if current is not None and done == tournament.current:
+        return done, current
     return done, standings(tournament, tournament.players(), through=done)
 
 
@@ -111,11 +116,14 @@ def tournament_ranking(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "scorepad/tournament_ranking.html", context)
 
 
-def share_context(request: HttpRequest, access: Access) -> dict[str, Any]:
+def share_context(
+    request: HttpRequest, access: Access, current: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """What the tournament's page shows to share the ranking (its picture and text), once
-    a series is confirmed at every table; nothing before."""
+    a series is confirmed at every table; nothing before. ``current``: the page's standings,
+    used when they are those after the last series confirmed."""
     tournament = access.tournament
-    done, rows = final_standings(tournament)
+    done, rows = final_standings(tournament, current)
     if not done:
         return {}
     return {

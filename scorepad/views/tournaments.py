@@ -149,7 +149,7 @@ def render_tournament(
     }
     from .tournament_paper import share_context  # that module reads this one's standings
 
-    context.update(share_context(request, access))
+    context.update(share_context(request, access, context["standings"] or None))
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
         context["registration_url"] = registration_url
