@@ -232,3 +232,18 @@ def test_the_paper_answers_in_every_language(played):
         html = Client().get(path).content.decode()
         assert f'lang="{lang}"' in html
         assert word.lower() in html.lower(), lang
+
+
+def test_the_viewers_paper_and_exports_show_no_other_link(played):
+    """docs/architecture.md, "Who a link lets in": a viewer's link shows nothing of the
+    director's, the registration's or a table's game's links, on paper or exported."""
+    _director, tournament, _seated = played
+    secrets = [tournament.editor_token, tournament.registration_token] + [
+        t.game.editor_token for t in tournament.tables_of(1)
+    ]
+    for name in ("tournament-sheets", "tournament-ranking", "tournament-csv",
+                 "tournament-json", "tournament-result", "tournament"):  # fmt: skip
+        answer = Client().get(url(name, tournament.viewer_token))
+        assert answer.status_code == 200, name
+        body = answer.content.decode()
+        assert not [s for s in secrets if s in body], name
