@@ -1529,43 +1529,14 @@ class Walk(RuleBasedStateMachine):
                 assert name in page.html
             if tournament.current:
                 self.standings_hold(tournament, page)
-                self.export_holds(tournament)
-
-    def export_holds(self, tournament) -> None:
-        """The standings exported (JSON) are the model's after the last series every table
-        confirmed, as the walk's own games say."""
-        done = tournament.current
-        if not all(t.confirmed for t in tournament.tables_of(done)):
-            done -= 1
-        answer = self.phones["C"].get(
-            self.tournament_url(tournament.pk, "viewer") + "standings.json"
-        )
-        assert answer.status == 200
-        document = json.loads(answer.html)
-        assert document["tournament"]["after_series"] == done
-        expected = self.model_ranking(tournament, done)
-        names = {p.number: p.name for p in tournament.players()}
-        assert [(r["number"], r["name"], r["dropped_out"]) for r in document["standings"]] == [
-            (row.player, names[row.player], row.dropped) for row in expected.rows
-        ], "the standings exported are not the model's"
 
     def standings_hold(self, tournament, page: Page) -> None:
         """The standings count the confirmed tables only, as the walk's own games say: the
         engine's ranking of their totals, in the order the page shows."""
-        expected = self.model_ranking(tournament, tournament.current)
-        names = {p.number: p.name for p in tournament.players()}
-        shown = re.findall(r"<tr><td>\d+</td><td>([^<]+)", page.html)
-        assert [s.strip() for s in shown] == [names[n] for n in expected.players], (
-            "the standings are not the model's"
-        )
-
-    def model_ranking(self, tournament, through: int):
-        """The engine's ranking of the confirmed tables of the first ``through`` series, their
-        totals as the walk's own games say."""
         from rules.engine import tournament as engine
 
         series = []
-        for number in range(1, through + 1):
+        for number in range(1, tournament.current + 1):
             results = []
             for table in tournament.tables_of(number):
                 if not table.confirmed:
@@ -1578,13 +1549,18 @@ class Walk(RuleBasedStateMachine):
                 results.append(engine.TableResult(dict(zip(numbers, totals, strict=True)), left))
             series.append(results)
         players = tournament.players()
-        return engine.rank(
+        expected = engine.rank(
             [p.number for p in players],
             series,
             get_variant(tournament.variant_id),
             tournament.seed,
             dropped=[p.number for p in players if not p.playing],
             order=tournament.ranking,
+        )
+        names = {p.number: p.name for p in players}
+        shown = re.findall(r"<tr><td>\d+</td><td>([^<]+)", page.html)
+        assert [s.strip() for s in shown] == [names[n] for n in expected.players], (
+            "the standings are not the model's"
         )
 
     # --- links across games, evenings and circles (the grant table) ----------------------
