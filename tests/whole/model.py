@@ -51,6 +51,8 @@ class MGame:
     # deals taken away by undo or delete: history event id -> (number, deal)
     kept: dict[int, tuple[int, MDeal]] = field(default_factory=dict)
     brought_back: set[int] = field(default_factory=set)
+    # A take-away that opened the ended game again: the game's version it left (kept event).
+    resumed_at: dict[int, int] = field(default_factory=dict)
     creator: str = "A"
 
     @property
@@ -97,20 +99,25 @@ class MGame:
     def edit(self, number: int, deal: MDeal) -> None:
         self.deals[number - 1] = deal
 
-    def take_away(self, number: int, event: int) -> None:
+    def take_away(self, number: int, event: int, version: int) -> None:
+        """``version``: the game's version this take-away left."""
         deal = self.deals.pop(number - 1)
         self.kept[event] = (number, deal)
         # A deal taken away from an ended game opens it again (the app's rule: the sheet
         # goes back to where the game was still being played).
         if self.finished and not self.complete():
             self.finished = False
+            self.resumed_at[event] = version
 
-    def bring_back(self, event: int) -> int:
+    def bring_back(self, event: int, version: int) -> int:
+        """``version``: the game's version before the deal comes back. A game that taking
+        the deal away opened again ends again when nothing changed it since (every change
+        moves the version by one): it is as it was (the app's ``restore_deal``)."""
         number, deal = self.kept[event]
         at = min(number, len(self.deals) + 1)
         self.deals.insert(at - 1, copy.deepcopy(deal))
         self.brought_back.add(event)
-        if self.complete():
+        if self.complete() or self.resumed_at.get(event) == version:
             self.finished = True
         else:
             self._after_a_deal()
@@ -129,6 +136,7 @@ class MGame:
         twin.pk = pk
         twin.kept = {}
         twin.brought_back = set()
+        twin.resumed_at = {}
         return twin
 
 

@@ -298,8 +298,9 @@ class Walk(RuleBasedStateMachine):
         outbox, kept there while it had no connection and sent on its fresh page's version
         (a JSON answer: saved, already, or refused with the page's reason; never a
         conflict, since no other phone wrote in between). Each way is walked at least once
-        a run: a plain write goes through htmx or the outbox while that way never has."""
-        if way == "plain" and not (Walk.parts_answered and Walk.outbox_sent):
+        a run: a write goes through htmx, then the outbox, while that way never has (whatever
+        way was drawn: a draw of few evening and circle writes still walks both)."""
+        if not (Walk.parts_answered and Walk.outbox_sent):
             way = "htmx" if not Walk.parts_answered else "outbox"
         if way == "plain":
             return self.post(who, form, values, **kw)
@@ -560,7 +561,7 @@ class Walk(RuleBasedStateMachine):
         before = self.game(pk).version
         page = self.save(who, pk, form, None, htmx)
         assert self.game(pk).version == before + 1
-        mgame.take_away(len(mgame.deals), self.latest_event(pk).pk)
+        mgame.take_away(len(mgame.deals), self.latest_event(pk).pk, before + 1)
         self.touched.add(pk)
         redo = page.form("/deals/redo/")
         if redo is not None:  # the Redo beside the message, through the viewer link
@@ -595,7 +596,7 @@ class Walk(RuleBasedStateMachine):
         can = fresh and undone is not None and mgame.can_bring_back(undone.pk)
         if can:
             assert after == before + 1, "Redo right after the undo was not done"
-            mgame.bring_back(undone.pk)
+            mgame.bring_back(undone.pk, before)
             self.touched.add(game.pk)
         else:
             assert after == before, "a stale Redo changed the sheet"
@@ -614,7 +615,7 @@ class Walk(RuleBasedStateMachine):
         before = self.game(pk).version
         self.post(who, form)
         assert self.game(pk).version == before + 1
-        mgame.take_away(number, self.latest_event(pk).pk)
+        mgame.take_away(number, self.latest_event(pk).pk, before + 1)
         self.touched.add(pk)
 
     @rule(i=st.integers(0, 99), k=st.integers(0, 99), b=st.booleans())
@@ -637,7 +638,7 @@ class Walk(RuleBasedStateMachine):
         after = self.game(pk).version
         if mgame.can_bring_back(event):
             assert after == before + 1, "a deal offered to bring back did not come back"
-            mgame.bring_back(event)
+            mgame.bring_back(event, before)
             self.touched.add(pk)
         else:
             assert after == before, "a deal came back twice, or into an ended game"
@@ -1040,6 +1041,7 @@ class Walk(RuleBasedStateMachine):
             renamed = dict(zip(old_events[pk], self.event_ids(pk), strict=True))
             mgame.kept = {renamed[e]: kept for e, kept in mgame.kept.items()}
             mgame.brought_back = {renamed[e] for e in mgame.brought_back}
+            mgame.resumed_at = {renamed[e]: v for e, v in mgame.resumed_at.items()}
         for pk in self.games:
             assert same_sheet(before[pk], after[pk]), f"game {pk} is not the same after restore"
             assert self.phones["C"].get(self.url(pk, "C")).status == pages[pk]
@@ -1529,14 +1531,43 @@ class Walk(RuleBasedStateMachine):
                 assert name in page.html
             if tournament.current:
                 self.standings_hold(tournament, page)
+                self.export_holds(tournament)
+
+    def export_holds(self, tournament) -> None:
+        """The standings exported (JSON) are the model's after the last series every table
+        confirmed, as the walk's own games say."""
+        done = tournament.current
+        if not all(t.confirmed for t in tournament.tables_of(done)):
+            done -= 1
+        answer = self.phones["C"].get(
+            self.tournament_url(tournament.pk, "viewer") + "standings.json"
+        )
+        assert answer.status == 200
+        document = json.loads(answer.html)
+        assert document["tournament"]["after_series"] == done
+        expected = self.model_ranking(tournament, done)
+        names = {p.number: p.name for p in tournament.players()}
+        assert [(r["number"], r["name"], r["dropped_out"]) for r in document["standings"]] == [
+            (row.player, names[row.player], row.dropped) for row in expected.rows
+        ], "the standings exported are not the model's"
 
     def standings_hold(self, tournament, page: Page) -> None:
         """The standings count the confirmed tables only, as the walk's own games say: the
         engine's ranking of their totals, in the order the page shows."""
+        expected = self.model_ranking(tournament, tournament.current)
+        names = {p.number: p.name for p in tournament.players()}
+        shown = re.findall(r"<tr><td>\d+</td><td>([^<]+)", page.html)
+        assert [s.strip() for s in shown] == [names[n] for n in expected.players], (
+            "the standings are not the model's"
+        )
+
+    def model_ranking(self, tournament, through: int):
+        """The engine's ranking of the confirmed tables of the first ``through`` series, their
+        totals as the walk's own games say."""
         from rules.engine import tournament as engine
 
         series = []
-        for number in range(1, tournament.current + 1):
+        for number in range(1, through + 1):
             results = []
             for table in tournament.tables_of(number):
                 if not table.confirmed:
@@ -1549,18 +1580,13 @@ class Walk(RuleBasedStateMachine):
                 results.append(engine.TableResult(dict(zip(numbers, totals, strict=True)), left))
             series.append(results)
         players = tournament.players()
-        expected = engine.rank(
+        return engine.rank(
             [p.number for p in players],
             series,
             get_variant(tournament.variant_id),
             tournament.seed,
             dropped=[p.number for p in players if not p.playing],
             order=tournament.ranking,
-        )
-        names = {p.number: p.name for p in players}
-        shown = re.findall(r"<tr><td>\d+</td><td>([^<]+)", page.html)
-        assert [s.strip() for s in shown] == [names[n] for n in expected.players], (
-            "the standings are not the model's"
         )
 
     # --- links across games, evenings and circles (the grant table) ----------------------
