@@ -13,6 +13,7 @@ their tables are games of the score pad (docs/rules.md, "Tournament").
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.db import models
@@ -102,8 +103,10 @@ class Tournament(Shared):
     seating = models.CharField(max_length=16, choices=Seating.choices, default=Seating.RESULT)
     # The seed of every draw, shown with it: a club can draw the same seating again.
     seed = models.CharField(max_length=12, default=engine.new_seed)
-    # The series in play (0: none yet, players enter).
+    # The series in play (0: none yet, players enter), and when the director seated it: the
+    # round clock counts ``minutes`` from then.
     current = models.PositiveSmallIntegerField(default=0)
+    series_started = models.DateTimeField(null=True, blank=True)
     registration_token = models.CharField(max_length=64, unique=True, default=new_token)
     # The club: its people are the players, its ratings count the tournament's games.
     circle = models.ForeignKey(
@@ -117,6 +120,13 @@ class Tournament(Shared):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def clock_ends(self) -> datetime | None:
+        """When the round clock of the series in play runs out (None: no clock)."""
+        if not self.minutes or self.series_started is None:
+            return None
+        return self.series_started + timedelta(minutes=self.minutes)
 
     @property
     def registration_open(self) -> bool:
@@ -233,11 +243,15 @@ class Tournament(Shared):
             players = [p for p in tournament.players() if p.playing and p.first_series <= number]
             seating = tournament._seat(number, [p.number for p in players])
             by_number = {p.number: p for p in players}
+            tournament.series_started = timezone.now()  # the round clock starts
             for t, numbers in enumerate(seating.tables, start=1):
                 tournament._table(number, t, [by_number[n] for n in numbers], actor)
-            Tournament.objects.filter(pk=tournament.pk).update(current=number)
+            Tournament.objects.filter(pk=tournament.pk).update(
+                current=number, series_started=tournament.series_started
+            )
             tournament.current = number
-            return {"series": number, "tables": [list(t) for t in seating.tables]}
+            return {"series": number, "tables": [list(t) for t in seating.tables],
+                    "started": tournament.series_started.isoformat()}  # fmt: skip
 
         return self.change(version=version, once=once, actor=actor, kind="series", apply=apply)
 
@@ -253,7 +267,8 @@ class Tournament(Shared):
     def _table(self, series: int, number: int, players: list[Entrant], actor: Actor) -> None:
         """One table's game of a series: an ordinary game of the score pad, its seats the
         players in seating order; a series of the classic game or Rommé ends after the
-        tournament's deals (the game's target)."""
+        tournament's deals (the game's target) or when the round clock runs out (the game's
+        ``clock_ends``: the deal in play is the last; the contract games are only warned)."""
         variant = get_variant(self.variant_id)
         specs = variant.schedule if variant.is_contract else None
         game = Game.objects.create(
@@ -261,6 +276,7 @@ class Tournament(Shared):
             options=self.options or variant.resolve_options({}),
             schedule=[spec.as_dict() for spec in specs] if specs else None,
             target_deals=None if variant.is_contract else self.deals,
+            clock_ends=self.clock_ends,
             circle=self.circle,
         )
         Seat.objects.bulk_create(
