@@ -129,6 +129,11 @@ class Tournament(Shared):
         return self.series_started + timedelta(minutes=self.minutes)
 
     @property
+    def time_is_up(self) -> bool:
+        ends = self.clock_ends
+        return ends is not None and timezone.now() >= ends
+
+    @property
     def registration_open(self) -> bool:
         """Players enter until the last series starts (late entries join the next one)."""
         return self.current < self.series
@@ -362,6 +367,16 @@ class Table(models.Model):
     @property
     def confirmed(self) -> bool:
         return self.confirmed_version is not None and self.confirmed_version == self.game.version
+
+    @property
+    def state(self) -> str:
+        """What the table's game stands at: "confirmed", "rejected" (until corrected and
+        confirmed), "ended" (waiting for a player to confirm) or "playing"."""
+        if self.confirmed:
+            return "confirmed"
+        if self.note:
+            return "rejected"
+        return "ended" if self.game.is_finished else "playing"
 
 
 class TableSeat(models.Model):

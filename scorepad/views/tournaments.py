@@ -12,14 +12,18 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.engine.tournament import BEST, DROPPED, LOT, POINTS, RELATIVE, TournamentError
+from rules.engine.variants import get_variant
 from rules.facts import NAMES
 from rules.i18n import engine_message
 
@@ -130,22 +134,16 @@ def render_tournament(
     players = tournament.players()
     context: dict[str, Any] = {
         "access": access,
-        "tournament": tournament,
         "variant_name": NAMES[tournament.variant_id],
-        "token": access.token,
-        "can_edit": access.can_edit,
         "registration": access.via == "registration_link",
-        "players": players,
-        "playing": sum(1 for p in players if p.playing),
         "full": len(players) >= PLAYERS_MAX,
         "mine": _held_players(request, tournament),
         "history": list(tournament.events.all()[:50]),
-        "once": once_token(),
-        "version": tournament.version,
         "entrant_form": entrant_form,
         "notice": notice,
-        "tables": tournament.tables_of(tournament.current) if tournament.current else [],
-        "standings": standings(tournament, players) if tournament.current else [],
+        **live_context(tournament, access.token, can_edit=access.can_edit, players=players),
+        # Only the viewers' pages take the part the stream carries (the director's has forms).
+        "carried": not access.can_edit,
     }
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
@@ -160,6 +158,83 @@ def render_tournament(
 @tournament_view()
 def tournament_page(request: HttpRequest, access: Access) -> HttpResponse:
     return render_tournament(request, access)
+
+
+# --- the live part: what every page of the tournament follows ----------------------------
+LIVE_PART = f"{TEMPLATE}#live"
+
+
+def live_id(tournament: Tournament, tables: list[Table]) -> str:
+    """What the live stream calls the tournament's state (``continental/live.py``): its
+    version and the sum of the versions of the games of the series in play, as an evening's."""
+    return f"{tournament.version}.{sum(t.game.version for t in tables)}"
+
+
+def live_id_now(token: str) -> str | None:
+    """``live_id`` of the tournament behind ``token`` read now (two queries), None for a
+    dead link."""
+    row = Tournament.objects.by_token(token).order_by().values("pk", "version", "current").first()
+    if row is None:
+        return None
+    games = Table.objects.filter(tournament_id=row["pk"], series=row["current"])
+    total = games.aggregate(total=Sum("game__version"))["total"] or 0
+    return f"{row['version']}.{total}"
+
+
+def live_context(
+    tournament: Tournament,
+    token: str,
+    *,
+    can_edit: bool = False,
+    players: list[Entrant] | None = None,
+) -> dict[str, Any]:
+    """What the live part shows (``tournament.html#live``): the round clock, the tables of
+    the series in play and their state, the standings with their tie-breaks, the players."""
+    players = tournament.players() if players is None else players
+    tables = tournament.tables_of(tournament.current) if tournament.current else []
+    return {
+        "tournament": tournament,
+        "token": token,
+        "viewer": tournament.viewer_token,
+        "can_edit": can_edit,
+        "players": players,
+        "playing": sum(1 for p in players if p.playing),
+        "tables": tables,
+        "standings": standings(tournament, players) if tournament.current else [],
+        "live_id": live_id(tournament, tables),
+        "clock_ends": tournament.clock_ends,
+        # The clock ends a game of the classic game or Rommé; it only warns the contract games.
+        "binding": not get_variant(tournament.variant_id).is_contract,
+        "once": once_token(),
+        "version": tournament.version,
+    }
+
+
+def carried_part(pk: int, languages: set[str]) -> tuple[int, dict[int, int], dict[str, str]]:
+    """The live part as a viewer's page shows it, rendered once for every phone following
+    the tournament in each of ``languages`` (``continental/live.py`` carries it in the
+    stream's event): the tournament's version and its games' versions it shows (read in one
+    transaction with what it shows), and the part by language."""
+    with transaction.atomic():
+        tournament = Tournament.objects.get(pk=pk)
+        context = live_context(tournament, tournament.viewer_token)
+    games = {t.game_id: t.game.version for t in context["tables"]}
+    parts: dict[str, str] = {}
+    for language in languages:
+        with translation.override(language):
+            parts[language] = render_to_string(LIVE_PART, context)
+    return tournament.version, games, parts
+
+
+@require_GET
+@tournament_view()
+def tournament_live(request: HttpRequest, access: Access) -> HttpResponse:
+    """The live part's own check (the stream's fallback, and every 5 s without the stream):
+    204 while the tournament is at the state shown (``?v=``), the fresh part otherwise."""
+    if request.GET.get("v") == live_id_now(access.token):
+        return HttpResponse(status=204)
+    context = live_context(access.tournament, access.token, can_edit=access.can_edit)
+    return render(request, LIVE_PART, context)
 
 
 def _stale(request: HttpRequest, fresh: Access) -> HttpResponse:
@@ -317,8 +392,9 @@ def render_player(
     # by its editor link: never cached.
     editor_link_shown(request)
     context = {
+        **live_context(tournament, tournament.viewer_token),
+        "carried": True,  # the part the stream carries; the player's own part is asked for
         "player": player,
-        "tournament": tournament,
         "variant_name": NAMES[tournament.variant_id],
         "viewer_link": tournament_url(tournament.viewer_token),
         "player_url": public_url(
@@ -326,11 +402,29 @@ def render_player(
         ),
         "table": table,
         "mates": [s.entrant for s in table.seated.select_related("entrant")] if table else [],
-        "version": tournament.version,
-        "once": once_token(),
+        # What the player's own part shows of the live part: static/js/clock.js asks for the
+        # part again when the live part's series or this table's state differ from it.
+        "watch": f"{tournament.current}:{table.state if table else ''}",
         "notice": notice,
     }
     return render(request, "scorepad/tournament_player.html", context, status=status)
+
+
+@require_GET
+@tournament_view()
+def tournament_table(request: HttpRequest, access: Access) -> HttpResponse:
+    """Table mode for the club's projector: the series in play, each table's players and
+    state, the round clock, the standings with their tie-breaks, live. Under the viewer
+    link only (any other link is sent there): the page holds no form and no editor link."""
+    tournament = access.tournament
+    if access.token != tournament.viewer_token:
+        return redirect(tournament_url(tournament.viewer_token, "tournament-table"))
+    context = {
+        **live_context(tournament, tournament.viewer_token),
+        "carried": True,
+        "variant_name": NAMES[tournament.variant_id],
+    }
+    return render(request, "scorepad/tournament_table.html", context)
 
 
 @require_GET
