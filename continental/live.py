@@ -53,7 +53,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
-from django.db.models import Q  # noqa: E402
+from django.db.models import Q, Subquery  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 from django.utils import translation  # noqa: E402
 
@@ -165,11 +165,9 @@ def tournament_by_link(token: str) -> tuple[int, int] | None:
 
 def tournament_games(tournament_id: int) -> dict[int, int]:
     """The versions of the games of a tournament's series in play, by game id (one query)."""
-    rows = Table.objects.filter(
-        tournament_id=tournament_id,
-        series=Tournament.objects.filter(pk=tournament_id).values("current"),
-    ).values_list("game_id", "game__version")
-    return dict(rows)
+    current = Tournament.objects.filter(pk=tournament_id).values("current")[:1]
+    rows = Table.objects.filter(tournament_id=tournament_id, series=Subquery(current))
+    return dict(rows.values_list("game_id", "game__version"))
 
 
 BY_LINK = {"g": game_by_link, "e": evening_by_link, "t": tournament_by_link}
