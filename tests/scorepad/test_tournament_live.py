@@ -59,7 +59,8 @@ def test_the_live_check_answers_204_until_a_table_changes_then_the_new_part(dire
     assert f"confirmed by {name}" in part
     assert "Standings" in part
     # The viewer's part holds no form and no editor link; the director's has its forms.
-    assert "<form" not in part and table.game.editor_token not in part
+    assert "<form" not in part
+    assert table.game.editor_token not in part
     _, directors = _live(tournament.editor_token, "")
     assert "tournament-drop" not in directors  # the URL names, not the view's
     assert reverse("tournament-drop", kwargs={"token": tournament.editor_token}) in directors
@@ -94,7 +95,8 @@ def test_a_players_page_and_the_viewers_page_follow_the_stream(director, setting
     html = Client().get(reverse("tournament-player", kwargs={"token": anna.token})).content
     html = html.decode()
     assert f'data-live="/live/tournaments/{tournament.viewer_token}"' in html
-    assert 'id="player-block"' in html and 'data-watch="1:playing"' in html
+    assert 'id="player-block"' in html
+    assert 'data-watch="1:playing"' in html
     html = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
     html = html.content.decode()
     assert f'data-live="/live/tournaments/{tournament.editor_token}"' in html
@@ -106,19 +108,22 @@ def test_table_mode_shows_the_series_the_clock_and_the_standings_under_the_viewe
     url = reverse("tournament-table", kwargs={"token": tournament.editor_token})
     answer = director.get(url)
     viewer_url = reverse("tournament-table", kwargs={"token": tournament.viewer_token})
-    assert answer.status_code == 302 and answer["Location"] == viewer_url
+    assert answer.status_code == 302
+    assert answer["Location"] == viewer_url
     html = unescape(Client().get(viewer_url).content.decode())
     assert "Series 1 of 2" in html
     for name in ("Anna", "Ben", "Cleo", "Dan"):
         assert name in html
     ends = timezone.localtime(tournament.clock_ends).strftime("%H:%M")
     assert f"The series' time ends at {ends}." in html
-    assert "<form" not in html and tournament.editor_token not in html
+    assert "<form" not in html
+    assert tournament.editor_token not in html
     for table in tournament.tables_of(1):
         _play_out(table)
         _confirm(Client(), table.seated.all()[1].entrant)
     html = unescape(Client().get(viewer_url).content.decode())
-    assert "Standings" in html and "Behind the one above on" in html
+    assert "Standings" in html
+    assert "Behind the one above on" in html
 
 
 def test_seating_a_series_starts_its_clock_once_for_every_table(director):
@@ -151,7 +156,8 @@ def test_two_directors_seat_the_same_series_once(director):
     assert two.status_code == 409
     assert "changed" in unescape(two.content.decode())
     tournament.refresh_from_db()
-    assert tournament.current == 1 and tournament.series_started == started
+    assert tournament.current == 1
+    assert tournament.series_started == started
     assert tournament.tables.count() == 1
 
 
@@ -176,7 +182,8 @@ def test_when_the_clock_runs_out_the_deal_in_play_is_the_last(director):
     game.refresh_from_db()
     assert not game.is_finished
     page = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
-    assert "data-clock" in page and "Time left: %(time)s" in unescape(page)
+    assert "data-clock" in page
+    assert "Time left: %(time)s" in unescape(page)
     _time_up(tournament)
     page = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
     assert "Time is up: the deal in play is the last." in unescape(page)
