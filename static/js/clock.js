@@ -39,7 +39,7 @@
       var left = ends - (Date.now() + skew);
       var text = clock.querySelector(".clock-text");
       var up = left <= 0;
-      var said = up ? clock.dataset.up : clock.dataset.left.replace("%(time)s", shown(left));
+      var said = up ? clock.dataset.up : clock.dataset.left + " " + shown(left);
       if (text && text.textContent !== said) text.textContent = said;
       clock.classList.toggle("up", up);
       if (up && clock.getAttribute("role") !== "alert") clock.setAttribute("role", "alert");

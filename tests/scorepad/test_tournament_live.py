@@ -183,7 +183,7 @@ def test_when_the_clock_runs_out_the_deal_in_play_is_the_last(director):
     assert not game.is_finished
     page = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
     assert "data-clock" in page
-    assert "Time left: %(time)s" in unescape(page)
+    assert "Time left:" in unescape(page)
     _time_up(tournament)
     page = Client().get(reverse("game", kwargs={"token": game.viewer_token})).content.decode()
     assert "Time is up: the deal in play is the last." in unescape(page)
