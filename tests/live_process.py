@@ -109,14 +109,17 @@ class StreamProcess:
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            # Closed whatever happens: a refused or slow try left open is a ResourceWarning,
+            # which pytest reports as an error of a later test (seen on a loaded machine).
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 conn.request("GET", "/live/health")
                 if conn.getresponse().status == 200:
-                    conn.close()
                     return self
             except OSError:
                 time.sleep(0.1)
+            finally:
+                conn.close()
             if self.process.poll() is not None:
                 raise RuntimeError("the stream process stopped at start")
         raise RuntimeError("the stream process never answered")
