@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py                          # evenings, SQLite then PostgreSQL
     .venv/bin/python bench/load.py --db sqlite --tables 50,200 --seconds 30
     .venv/bin/python bench/load.py --scenario one-game      # the older picture: one game reloaded
+    .venv/bin/python bench/load.py --scenario tournament    # 100 tables finishing a series
 
 Both scenarios run on SQLite (a temporary DATA_DIR) and on PostgreSQL (a database of its own,
 ``--pg-db``, created and dropped here; skipped when PostgreSQL does not answer on
@@ -1679,7 +1680,9 @@ def step_list(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--scenario", choices=["evening", "push", "one-game", "both"], default="evening"
+        "--scenario",
+        choices=["evening", "push", "one-game", "both", "tournament"],
+        default="evening",
     )
     parser.add_argument(
         "--tables",
@@ -1745,6 +1748,10 @@ def main(argv: list[str] | None = None) -> int:
     one_game = argparse.Namespace(**vars(args))
     one_game.seconds = min(max(args.seconds or 10.0, 0.5), 300.0)
     one_game.workers = args.workers or 2
+    if args.scenario == "tournament":  # 100 tables, five minutes (bench/tournament_load.py)
+        given = sys.argv[1:] if argv is None else argv
+        args.tables = args.tables if any(a.startswith("--tables") for a in given) else [100]
+        args.seconds = args.seconds or 300.0
     args.seconds = min(max(args.seconds or 30.0, 5.0), 300.0)
     # A terminated bench stops its gunicorn and drops its database too (the finally blocks).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -1766,6 +1773,10 @@ def main(argv: list[str] | None = None) -> int:
             run_database(label, env, one_game, log.with_suffix(".one-game.log"))
         if args.scenario in ("evening", "both", "push"):
             run_evenings(label, env, args, log.with_suffix(".evening.log"))
+        if args.scenario == "tournament":  # bench/tournament_load.py, with this module's parts
+            from tournament_load import run_tournament
+
+            run_tournament(sys.modules[__name__], label, env, args, log.with_suffix(".tour.log"))
 
     tmp = Path(tempfile.mkdtemp(prefix="scorepad-load-"))
     try:

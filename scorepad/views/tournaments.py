@@ -467,6 +467,8 @@ def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
         )
 
         def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
+            # The fresh page: its forms carry the tournament's version now.
+            player.tournament = fresh.tournament
             return render_player(request, player, notice=stale_notice(fresh), status=409)
 
         refused: dict[type[Exception], Any] = {NotConfirmable: lambda exc: exc.why}

@@ -209,3 +209,34 @@ def test_the_clock_only_warns_a_contract_game(director):
     assert not game.is_finished
     viewer = Client().get(reverse("tournament", kwargs={"token": tournament.viewer_token}))
     assert "Time is up: finish the seven deals." in unescape(viewer.content.decode())
+
+
+def test_two_tables_confirm_at_once_and_the_later_form_is_answered_with_the_fresh_page(director):
+    """Two tables' players open their pages at the same version and confirm: the first is
+    saved; the second form is stale (the tournament changed) and is answered with the fresh
+    page and a note, not an error, and confirming from it is saved."""
+    tournament = _seated(director, names=("A", "B", "C", "D", "E", "F"))
+    first, second = tournament.tables_of(1)
+    for table in (first, second):
+        _play_out(table)
+    one, two = Client(), Client()
+    players = [first.seated.all()[1].entrant, second.seated.all()[1].entrant]
+    pages = [
+        phone.get(reverse("tournament-player", kwargs={"token": p.token})).content.decode()
+        for phone, p in zip((one, two), players, strict=True)
+    ]
+    answers = []
+    for phone, player, page in zip((one, two), players, pages, strict=True):
+        url = reverse("tournament-confirm", kwargs={"token": player.token})
+        data = {"version": _version(page), "once": _once(page), "answer": "confirm"}
+        answers.append(phone.post(url, data))
+    assert answers[0].status_code == 302
+    assert answers[1].status_code == 409
+    fresh = unescape(answers[1].content.decode())
+    assert "The tournament changed while you were on this page" in fresh
+    assert _version(fresh) == str(Tournament.objects.get(pk=tournament.pk).version)
+    assert not Tournament.objects.get(pk=tournament.pk).tables_of(1)[1].confirmed
+    url = reverse("tournament-confirm", kwargs={"token": players[1].token})
+    again = two.post(url, {"version": _version(fresh), "once": _once(fresh), "answer": "confirm"})
+    assert again.status_code == 302
+    assert all(t.confirmed for t in Tournament.objects.get(pk=tournament.pk).tables_of(1))
