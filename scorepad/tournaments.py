@@ -201,11 +201,14 @@ class Tournament(Shared):
             )
         return out
 
-    def results(self, series: int, *, confirmed_only: bool = True) -> list[engine.TableResult]:
+    def results(
+        self, series: int, *, confirmed_only: bool = True, tables: list[Table] | None = None
+    ) -> list[engine.TableResult]:
         """Each table's game of ``series`` as the ranking reads it: the seats' totals by start
-        number, and who left; only the confirmed tables' (``confirmed_only``)."""
+        number, and who left; only the confirmed tables' (``confirmed_only``). ``tables``: the
+        series' tables read already (``tables_of``)."""
         out = []
-        for table in self.tables_of(series):
+        for table in self.tables_of(series) if tables is None else tables:
             if confirmed_only and not table.confirmed:
                 continue
             seats = {s.position: s for s in table.game.seats.all()}
@@ -218,10 +221,16 @@ class Tournament(Shared):
             )
         return out
 
-    def ranked(self) -> engine.Ranking[int]:
-        """The ranking of every player after the confirmed tables of the series played."""
-        players = self.players()
-        series = [self.results(n) for n in range(1, self.current + 1)]
+    def ranked(
+        self, players: list[Entrant] | None = None, current: list[Table] | None = None
+    ) -> engine.Ranking[int]:
+        """The ranking of every player after the confirmed tables of the series played
+        (``players`` and the tables of the series in play, ``current``, when read already)."""
+        players = self.players() if players is None else players
+        series = [
+            self.results(n, tables=current if n == self.current else None)
+            for n in range(1, self.current + 1)
+        ]
         return engine.rank(
             [p.number for p in players],
             series,

@@ -200,7 +200,7 @@ def live_context(
         "players": players,
         "playing": sum(1 for p in players if p.playing),
         "tables": tables,
-        "standings": standings(tournament, players) if tournament.current else [],
+        "standings": standings(tournament, players, tables) if tournament.current else [],
         "live_id": live_id(tournament, tables),
         "clock_ends": tournament.clock_ends,
         # The clock ends a game of the classic game or Rommé; it only warns the contract games.
@@ -318,7 +318,9 @@ SEPARATED = {
 }
 
 
-def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, Any]]:
+def standings(
+    tournament: Tournament, players: list[Entrant], tables: list[Table] | None = None
+) -> list[dict[str, Any]]:
     """The ranking after the confirmed tables, a row a player: place, name, placement
     points, score against the table, and what separated the player from the one above."""
     names = {p.number: p.name for p in players}
@@ -332,7 +334,7 @@ def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, 
             "dropped": row.dropped,
             "separated_by": SEPARATED[row.separated_by] if row.separated_by else "",
         }
-        for row in tournament.ranked().rows
+        for row in tournament.ranked(players, tables).rows
     ]
 
 
