@@ -802,6 +802,30 @@ def hidden_field(body: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
+async def read_events(reader: asyncio.StreamReader, end: float, heard) -> float | None:
+    """Read a live stream until ``end`` or its close: each ``version`` event's data lines
+    handed to ``heard`` (a beat only says the stream is alive); the ``retry:`` it named, in
+    seconds (None: none)."""
+    retry = None
+    data: list[bytes] = []  # the data lines of the event being read
+    kind = b"message"
+    while time.monotonic() < end:
+        line = await asyncio.wait_for(reader.readline(), max(0.1, end - time.monotonic()))
+        if not line:
+            break
+        if line.startswith(b"retry: "):
+            retry = int(line[7:]) / 1000
+        elif line.startswith(b"event: "):
+            kind = line[7:].strip()
+        elif line.startswith(b"data: "):
+            data.append(line[6:].rstrip(b"\r\n"))
+        elif not line.strip():  # the event's end
+            if data and kind == b"version":
+                await heard(data)
+            data, kind = [], b"message"
+    return retry
+
+
 class Phone:
     """One phone at a table, as its browser, htmx and static/js/table.js behave."""
 
@@ -970,24 +994,8 @@ class Phone:
                     raise ConnectionError(status.decode(errors="replace"))
                 ev.streams += 1
                 ev.most_streams = max(ev.most_streams, ev.streams)
-                data: list[bytes] = []  # the data lines of the event being read
-                kind = b"message"
                 try:
-                    while time.monotonic() < ev.end:
-                        left = ev.end - time.monotonic()
-                        line = await asyncio.wait_for(reader.readline(), max(0.1, left))
-                        if not line:
-                            break
-                        if line.startswith(b"retry: "):
-                            retry = int(line[7:]) / 1000
-                        elif line.startswith(b"event: "):
-                            kind = line[7:].strip()
-                        elif line.startswith(b"data: "):
-                            data.append(line[6:].rstrip(b"\r\n"))
-                        elif not line.strip():  # the event's end (a beat: only alive)
-                            if data and kind == b"version":
-                                await self.heard(data)
-                            data, kind = [], b"message"
+                    retry = await read_events(reader, ev.end, self.heard) or retry
                 finally:
                     ev.streams -= 1
             except (TimeoutError, OSError, ConnectionError, ValueError):

@@ -196,23 +196,7 @@ class PlayerPhone(Client):
                 if b" 200 " not in status:
                     night.stream_errors += 1
                     raise ConnectionError(status.decode(errors="replace"))
-                data: list[bytes] = []
-                kind = b"message"
-                while time.monotonic() < night.end:
-                    left = night.end - time.monotonic()
-                    line = await asyncio.wait_for(reader.readline(), max(0.1, left))
-                    if not line:
-                        break
-                    if line.startswith(b"retry: "):
-                        retry = int(line[7:]) / 1000
-                    elif line.startswith(b"event: "):
-                        kind = line[7:].strip()
-                    elif line.startswith(b"data: "):
-                        data.append(line[6:].rstrip(b"\r\n"))
-                    elif not line.strip():
-                        if data and kind == b"version":
-                            await self.heard(data)
-                        data, kind = [], b"message"
+                retry = await night.lib.read_events(reader, night.end, self.heard) or retry
             except (TimeoutError, OSError, ConnectionError, ValueError):
                 pass
             finally:
