@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -141,7 +142,7 @@ def render_tournament(
         "history": list(tournament.events.all()[:50]),
         "entrant_form": entrant_form,
         "notice": notice,
-        **live_context(tournament, access.token, can_edit=access.can_edit, players=players),
+        **page_context(tournament, access.token, can_edit=access.can_edit, players=players),
         # Only the viewers' pages take the part the stream carries (the director's has forms).
         "carried": not access.can_edit,
     }
@@ -189,12 +190,14 @@ def live_context(
     players: list[Entrant] | None = None,
 ) -> dict[str, Any]:
     """What the live part shows (``tournament.html#live``): the round clock, the tables of
-    the series in play and their state, the standings with their tie-breaks, the players."""
+    the series in play and their state, the standings with their tie-breaks, the players.
+    A viewer's part asks its check through the viewer link, whatever link its page has."""
     players = tournament.players() if players is None else players
     tables = tournament.tables_of(tournament.current) if tournament.current else []
     return {
         "tournament": tournament,
         "token": token,
+        "live_token": token if can_edit else tournament.viewer_token,
         "viewer": tournament.viewer_token,
         "can_edit": can_edit,
         "players": players,
@@ -205,6 +208,51 @@ def live_context(
         "clock_ends": tournament.clock_ends,
         # The clock ends a game of the classic game or Rommé; it only warns the contract games.
         "binding": not get_variant(tournament.variant_id).is_contract,
+        "once": once_token(),
+        "version": tournament.version,
+    }
+
+
+# The viewers' parts this process rendered, by tournament, state and language: a page of a
+# player (400 of them open at once at a club night) takes the part rendered once for that state.
+_kept_parts: dict[tuple[str, str, str, bool], str] = {}
+KEPT_PARTS = 64
+
+
+def kept_part(tournament: Tournament) -> str:
+    """A viewer's live part of ``tournament`` as it is now, in the active language: rendered
+    once per state in this process (two queries to know the state), then taken as it is.
+    Its round clock says once whether the time is up (the page's script counts down)."""
+    state = live_id_now(tournament.viewer_token) or ""
+    language = translation.get_language()
+    key = (tournament.viewer_token, state, language, tournament.time_is_up)
+    html = _kept_parts.get(key)
+    if html is None:
+        html = render_to_string(LIVE_PART, live_context(tournament, tournament.viewer_token))
+        if len(_kept_parts) >= KEPT_PARTS:
+            _kept_parts.clear()
+        _kept_parts[key] = html
+    return mark_safe(html)
+
+
+def page_context(
+    tournament: Tournament,
+    token: str,
+    *,
+    can_edit: bool = False,
+    players: list[Entrant] | None = None,
+) -> dict[str, Any]:
+    """What a page of the tournament gives its live part: the director's, rendered with its
+    forms (``live_context``); a viewer's, the part kept for its state (``kept_part``)."""
+    if can_edit:
+        return live_context(tournament, token, can_edit=True, players=players)
+    return {
+        "tournament": tournament,
+        "token": token,
+        "viewer": tournament.viewer_token,
+        "can_edit": False,
+        "players": tournament.players() if players is None else players,
+        "live_part": kept_part(tournament),
         "once": once_token(),
         "version": tournament.version,
     }
@@ -233,7 +281,9 @@ def tournament_live(request: HttpRequest, access: Access) -> HttpResponse:
     204 while the tournament is at the state shown (``?v=``), the fresh part otherwise."""
     if request.GET.get("v") == live_id_now(access.token):
         return HttpResponse(status=204)
-    context = live_context(access.tournament, access.token, can_edit=access.can_edit)
+    if not access.can_edit:
+        return HttpResponse(kept_part(access.tournament))
+    context = live_context(access.tournament, access.token, can_edit=True)
     return render(request, LIVE_PART, context)
 
 
@@ -394,7 +444,7 @@ def render_player(
     # by its editor link: never cached.
     editor_link_shown(request)
     context = {
-        **live_context(tournament, tournament.viewer_token),
+        **page_context(tournament, tournament.viewer_token),
         "carried": True,  # the part the stream carries; the player's own part is asked for
         "player": player,
         "variant_name": NAMES[tournament.variant_id],
@@ -422,7 +472,7 @@ def tournament_table(request: HttpRequest, access: Access) -> HttpResponse:
     if access.token != tournament.viewer_token:
         return redirect(tournament_url(tournament.viewer_token, "tournament-table"))
     context = {
-        **live_context(tournament, tournament.viewer_token),
+        **page_context(tournament, tournament.viewer_token),
         "carried": True,
         "variant_name": NAMES[tournament.variant_id],
     }
