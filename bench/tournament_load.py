@@ -187,7 +187,9 @@ class PlayerPhone(Client):
                 return
             retry, writer = 2.0, None
             try:
-                reader, writer = await asyncio.open_connection(night.lib.HOST, night.live_port)
+                reader, writer = await asyncio.open_connection(
+                    night.lib.HOST, night.live_port, limit=night.lib.STREAM_LIMIT
+                )
                 ident = f"{self.shown[0]}.{self.shown[1]}"
                 path = f"/live/tournaments/{self.viewer}?v={ident}&l={self.player['lang']}"
                 writer.write(f"GET {path} HTTP/1.1\r\nHost: {night.lib.HOST}\r\n\r\n".encode())

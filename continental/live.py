@@ -362,10 +362,15 @@ class Hub:
         """Render tournament ``pk``'s live part once per language its streams speak
         (``scorepad.views.tournaments.carried_part``: a viewer's, no form in it), then each
         stream sends it with the state it shows (the tournament's and its games' versions
-        read with it). A failure is logged: the streams send the state alone, the phones ask."""
+        read with it). At most one rendering every ``PART_EVERY`` seconds: the changes of a
+        burst (the tables of a series ending together) go as one. A state whose part shows
+        nothing new (a deal in the middle of a table's game) wakes no phone: the streams send
+        it with their next event or beat. A failure is logged: the streams send the state
+        alone, the phones ask."""
         try:
             while True:
                 self.again.discard(pk)
+                begun = time.monotonic()
                 streams = [
                     s for s in self.listeners.get(("t", pk), ()) if s.kind == "t" and s.pk == pk
                 ]
@@ -377,6 +382,12 @@ class Hub:
                 except Exception:
                     log.exception("a tournament's live part could not be rendered; the phones ask")
                     version, games, found = None, None, {}
+                seen = False
+                if version is not None and games is not None:
+                    ident = f"{version}.{sum(games.values())}"
+                    seen = self.nothing_new(pk, ident, found)
+                    self.seen(("t", pk), version)
+                    self.parts[pk] = (ident, found)
                 for stream in streams:
                     if version is not None and games is not None and version >= stream.version:
                         if set(games) != set(stream.games):
@@ -385,15 +396,27 @@ class Hub:
                             self.add(stream)
                         stream.version = version
                         stream.games.update(games)
-                    stream.wake.set()
-                if version is not None:
-                    self.seen(("t", pk), version)
-                    ident = f"{version}.{sum(games.values())}" if games is not None else ""
-                    self.parts[pk] = (ident, found)
+                    if not seen:
+                        stream.wake.set()
                 if pk not in self.again:
                     return
+                await asyncio.sleep(max(0.0, begun + PART_EVERY - time.monotonic()))
         finally:
             self.rendering.discard(pk)
+
+    def nothing_new(self, pk: int, ident: str, found: dict[str, str]) -> bool:
+        """Whether the part of state ``ident`` shows, in every language, what the part kept
+        before shows, but for the state it names."""
+        old_ident, old = self.parts.get(pk, ("", {}))
+        if not old_ident or not found or set(found) - set(old):
+            return False
+
+        def bare(html: str, state: str) -> str:
+            for mark in (f'data-live-id="{state}"', f'data-version="{state}"', f'?v={state}"'):
+                html = html.replace(mark, "")
+            return html
+
+        return all(bare(html, ident) == bare(old[lang], old_ident) for lang, html in found.items())
 
     async def read_sheets(self, pk: int, version: int, group: set[Stream]) -> None:
         """The new version's viewers' answers for the plain viewers' streams of game ``pk``
@@ -776,6 +799,7 @@ def _data_lines(sheet: str) -> str:
     return "".join(f"\ndata: {line}" for line in LINE_ENDS.split(sheet))
 
 
+PART_EVERY = 0.5  # seconds between two renderings of a tournament's live part, at least
 LINE_ENDS = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream
 
 
