@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py                          # evenings, SQLite then PostgreSQL
     .venv/bin/python bench/load.py --db sqlite --tables 50,200 --seconds 30
     .venv/bin/python bench/load.py --scenario one-game      # the older picture: one game reloaded
+    .venv/bin/python bench/load.py --scenario tournament    # 100 tables finishing a series
 
 Both scenarios run on SQLite (a temporary DATA_DIR) and on PostgreSQL (a database of its own,
 ``--pg-db``, created and dropped here; skipped when PostgreSQL does not answer on
@@ -801,6 +802,36 @@ def hidden_field(body: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
+async def read_events(reader: asyncio.StreamReader, end: float, heard) -> float | None:
+    """Read a live stream until ``end`` or its close, an event at a time (one search of the
+    buffer, not a Python call per line: a tournament's event is some 500 lines, to 400
+    phones): each ``version`` event's data lines handed to ``heard`` (a beat only says the
+    stream is alive); the ``retry:`` it named, in seconds (None: none). The connection is
+    opened with a limit of ``STREAM_LIMIT`` bytes an event."""
+    retry = None
+    while time.monotonic() < end:
+        try:
+            block = await asyncio.wait_for(
+                reader.readuntil(b"\n\n"), max(0.1, end - time.monotonic())
+            )
+        except asyncio.IncompleteReadError:
+            break
+        kind, data = b"message", []
+        for line in block.split(b"\n"):
+            if line.startswith(b"retry: "):
+                retry = int(line[7:]) / 1000
+            elif line.startswith(b"event: "):
+                kind = line[7:].strip()
+            elif line.startswith(b"data: "):
+                data.append(line[6:].rstrip(b"\r"))
+        if data and kind == b"version":
+            await heard(data)
+    return retry
+
+
+STREAM_LIMIT = 1 << 22
+
+
 class Phone:
     """One phone at a table, as its browser, htmx and static/js/table.js behave."""
 
@@ -955,7 +986,9 @@ class Phone:
             retry = 2.0
             writer = None
             try:
-                reader, writer = await asyncio.open_connection(HOST, ev.live_port)
+                reader, writer = await asyncio.open_connection(
+                    HOST, ev.live_port, limit=STREAM_LIMIT
+                )
                 lang = f"&l={self.live_lang}" if self.live_lang else ""
                 writer.write(
                     f"GET /live/games/{token}?v={self.version}{lang} HTTP/1.1\r\n"
@@ -969,24 +1002,8 @@ class Phone:
                     raise ConnectionError(status.decode(errors="replace"))
                 ev.streams += 1
                 ev.most_streams = max(ev.most_streams, ev.streams)
-                data: list[bytes] = []  # the data lines of the event being read
-                kind = b"message"
                 try:
-                    while time.monotonic() < ev.end:
-                        left = ev.end - time.monotonic()
-                        line = await asyncio.wait_for(reader.readline(), max(0.1, left))
-                        if not line:
-                            break
-                        if line.startswith(b"retry: "):
-                            retry = int(line[7:]) / 1000
-                        elif line.startswith(b"event: "):
-                            kind = line[7:].strip()
-                        elif line.startswith(b"data: "):
-                            data.append(line[6:].rstrip(b"\r\n"))
-                        elif not line.strip():  # the event's end (a beat: only alive)
-                            if data and kind == b"version":
-                                await self.heard(data)
-                            data, kind = [], b"message"
+                    retry = await read_events(reader, ev.end, self.heard) or retry
                 finally:
                     ev.streams -= 1
             except (TimeoutError, OSError, ConnectionError, ValueError):
@@ -1679,7 +1696,9 @@ def step_list(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--scenario", choices=["evening", "push", "one-game", "both"], default="evening"
+        "--scenario",
+        choices=["evening", "push", "one-game", "both", "tournament"],
+        default="evening",
     )
     parser.add_argument(
         "--tables",
@@ -1745,6 +1764,10 @@ def main(argv: list[str] | None = None) -> int:
     one_game = argparse.Namespace(**vars(args))
     one_game.seconds = min(max(args.seconds or 10.0, 0.5), 300.0)
     one_game.workers = args.workers or 2
+    if args.scenario == "tournament":  # 100 tables, five minutes (bench/tournament_load.py)
+        given = sys.argv[1:] if argv is None else argv
+        args.tables = args.tables if any(a.startswith("--tables") for a in given) else [100]
+        args.seconds = args.seconds or 300.0
     args.seconds = min(max(args.seconds or 30.0, 5.0), 300.0)
     # A terminated bench stops its gunicorn and drops its database too (the finally blocks).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -1766,6 +1789,10 @@ def main(argv: list[str] | None = None) -> int:
             run_database(label, env, one_game, log.with_suffix(".one-game.log"))
         if args.scenario in ("evening", "both", "push"):
             run_evenings(label, env, args, log.with_suffix(".evening.log"))
+        if args.scenario == "tournament":  # bench/tournament_load.py, with this module's parts
+            from tournament_load import run_tournament
+
+            run_tournament(sys.modules[__name__], label, env, args, log.with_suffix(".tour.log"))
 
     tmp = Path(tempfile.mkdtemp(prefix="scorepad-load-"))
     try:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import random
@@ -53,17 +54,19 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import close_old_connections, connection  # noqa: E402
-from django.db.models import Q  # noqa: E402
+from django.db.models import Q, Subquery  # noqa: E402
 from django.http.request import split_domain_port, validate_host  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from scorepad import board  # noqa: E402
 from scorepad.models import LIVE_CHANNEL, Evening, EveningGame, Game, LiveChange  # noqa: E402
+from scorepad.tournaments import Table, Tournament  # noqa: E402
+from scorepad.views.tournaments import carried_part  # noqa: E402
 
 log = logging.getLogger("continental.live")
 
-TOKEN = re.compile(r"^/live/(games|evenings)/([A-Za-z0-9_-]{20,64})/?$")
-KINDS = {"games": "g", "evenings": "e"}
+TOKEN = re.compile(r"^/live/(games|evenings|tournaments)/([A-Za-z0-9_-]{20,64})/?$")
+KINDS = {"games": "g", "evenings": "e", "tournaments": "t"}
 FD_MARGIN = 64  # files kept free for the database, the listening socket, logs
 
 
@@ -157,9 +160,26 @@ def evening_games(evening_id: int) -> dict[int, int]:
     return dict(rows)
 
 
+def tournament_by_link(token: str) -> tuple[int, int] | None:
+    return Tournament.objects.by_token(token).order_by().values_list("id", "version").first()
+
+
+def tournament_games(tournament_id: int) -> dict[int, int]:
+    """The versions of the games of a tournament's series in play, by game id (one query)."""
+    current = Tournament.objects.filter(pk=tournament_id).values("current")[:1]
+    rows = Table.objects.filter(tournament_id=tournament_id, series=Subquery(current))
+    return dict(rows.values_list("game_id", "game__version"))
+
+
+BY_LINK = {"g": game_by_link, "e": evening_by_link, "t": tournament_by_link}
+GAMES_OF = {"e": evening_games, "t": tournament_games}  # the kinds that follow games
+MODELS: dict[str, Any] = {"g": Game, "e": Evening, "t": Tournament}
+
+
 def links_of(kind: str, pk: int) -> set[str]:
-    model = Game if kind == "g" else Evening
-    row = model.objects.filter(pk=pk).values_list("viewer_token", "editor_token").first()
+    model = MODELS[kind]
+    fields = model.LINKS.values() if kind == "t" else ("viewer_token", "editor_token")
+    row = model.objects.filter(pk=pk).values_list(*fields).first()
     return set(row) if row else set()
 
 
@@ -176,7 +196,7 @@ def answers_of(pk: int, version: int, languages: set[str]) -> dict[str, str]:
 
 
 def versions_of(kind: str, ids: list[int]) -> dict[int, int]:
-    model = Game if kind == "g" else Evening
+    model = MODELS[kind]
     found: dict[int, int] = {}
     for start in range(0, len(ids), 5000):  # below every database's bound on parameters
         rows = model.objects.filter(pk__in=ids[start : start + 5000]).values_list("id", "version")
@@ -209,7 +229,7 @@ class Stream:
         # A plain viewer's sheet (``?l=``, the page's language): its events carry the new
         # sheet itself when the change kept it for viewers in that language.
         self.language = language
-        self.games: dict[int, int] = {}  # an evening's games and their versions
+        self.games: dict[int, int] = {}  # an evening's (a tournament's) games and versions
         self.wake = asyncio.Event()
         self.replaced = False
 
@@ -234,6 +254,11 @@ class Hub:
         # game id -> (version, {language: the viewers' answer}): read once per change for
         # every plain viewer's stream of the game, dropped with the game's last stream.
         self.sheets: dict[int, tuple[int, dict[str, str]]] = {}
+        # tournament id -> (its event id, {language: its live part}): rendered once per state
+        # for every stream of the tournament (``render_parts``), dropped with its last stream.
+        self.parts: dict[int, tuple[str, dict[str, str]]] = {}
+        self.rendering: set[int] = set()  # the tournaments whose part is being rendered
+        self.again: set[int] = set()  # ... and changed meanwhile: rendered once more after
         # The plain viewers' streams whose event of a version waits for its viewers' answer
         # to be kept (scorepad/warm.py keeps it just after the change's commit and says so:
         # kind "s"), by (game id, version); and the newest version said kept, by game id.
@@ -254,6 +279,8 @@ class Hub:
                     if key[0] == "g":
                         self.sheets.pop(key[1], None)
                         self.kept.pop(key[1], None)
+                    elif key[0] == "t":
+                        self.parts.pop(key[1], None)
 
     def seen(self, key: tuple[str, int], version: int) -> None:
         """The newest version this process knows of ``key`` (from the feed or a stream's
@@ -277,31 +304,128 @@ class Hub:
         if kind == "g" and not revoked:
             await self.read_sheets(pk, version, group)
             held = self.hold(pk, version, group)
+        tournaments: set[int] = set()
         for stream in list(group):
             if stream in held:
+                continue
+            if self.waits_for_part(stream, kind, pk, version, links):
+                tournaments.add(stream.pk)
                 continue
             mine = stream.kind == kind and stream.pk == pk
             if links is not None and mine and stream.token not in links:
                 stream.replaced = True
                 stream.wake.set()
-                continue
-            if stream.kind == kind and stream.pk == pk:
-                if version > stream.version:
-                    stream.version = version
-                    if kind == "e":
-                        # Its games may have changed: ask once for this stream.
-                        self.remove(stream)
-                        stream.games = await in_thread(evening_games, pk)
-                        self.add(stream)
-                    stream.wake.set()
+            elif mine:
+                await self.advance(stream, version)
             elif kind == "g" and pk in stream.games and version > stream.games[pk]:
                 stream.games[pk] = version
                 stream.wake.set()
+        for tournament in tournaments:
+            self.render_later(tournament)
+
+    async def advance(self, stream: Stream, version: int) -> None:
+        """A stream's own thing is at ``version`` now."""
+        if version > stream.version:
+            stream.version = version
+            if stream.kind in GAMES_OF:
+                # Its games may have changed: ask once for this stream.
+                self.remove(stream)
+                stream.games = await in_thread(GAMES_OF[stream.kind], stream.pk)
+                self.add(stream)
+            stream.wake.set()
+
+    @staticmethod
+    def waits_for_part(
+        stream: Stream, kind: str, pk: int, version: int, links: set[str] | None
+    ) -> bool:
+        """A tournament's stream (its page's language known) behind ``version`` of what it
+        follows, whose event waits for the live part, rendered once for all its streams
+        (``render_later``); not one whose link was replaced (it is told so at once)."""
+        if stream.kind != "t" or not stream.language:
+            return False
+        mine = kind == "t" and stream.pk == pk
+        if mine and links is not None and stream.token not in links:
+            return False
+        return version > (stream.version if mine else stream.games.get(pk, version))
+
+    def render_later(self, pk: int) -> None:
+        """The live part of tournament ``pk`` rendered again for its streams, in a task of its
+        own (the feed reads on meanwhile); changes that come while it renders are rendered
+        once more after it, together, however many came."""
+        if pk in self.rendering:
+            self.again.add(pk)
+            return
+        self.rendering.add(pk)
+        asyncio.get_running_loop().create_task(self.render_parts(pk))
+
+    async def render_parts(self, pk: int) -> None:
+        """Render tournament ``pk``'s live part once per language its streams speak
+        (``scorepad.views.tournaments.carried_part``: a viewer's, no form in it), then each
+        stream sends it with the state it shows (the tournament's and its games' versions
+        read with it). At most one rendering every ``PART_EVERY`` seconds: the changes of a
+        burst (the tables of a series ending together) go as one. A state whose part shows
+        nothing new (a deal in the middle of a table's game) wakes no phone: the streams send
+        it with their next event or beat. A failure is logged: the streams send the state
+        alone, the phones ask."""
+        try:
+            while True:
+                self.again.discard(pk)
+                begun = time.monotonic()
+                streams = [
+                    s for s in self.listeners.get(("t", pk), ()) if s.kind == "t" and s.pk == pk
+                ]
+                if not streams:
+                    return
+                languages = {s.language for s in streams if s.language}
+                try:
+                    version, games, found = await in_thread(carried_part, pk, languages)
+                except Exception:
+                    log.exception("a tournament's live part could not be rendered; the phones ask")
+                    version, games, found = None, None, {}
+                seen = False
+                if version is not None and games is not None:
+                    ident = f"{version}.{sum(games.values())}"
+                    seen = self.nothing_new(pk, ident, found)
+                    self.seen(("t", pk), version)
+                    self.parts[pk] = (ident, found)
+                for stream in streams:
+                    if version is not None and games is not None and version >= stream.version:
+                        if set(games) != set(stream.games):
+                            self.remove(stream)
+                            stream.games = dict(games)
+                            self.add(stream)
+                        stream.version = version
+                        stream.games.update(games)
+                    if not seen:
+                        stream.wake.set()
+                if pk not in self.again:
+                    return
+                await asyncio.sleep(max(0.0, begun + PART_EVERY - time.monotonic()))
+        finally:
+            self.rendering.discard(pk)
+
+    def nothing_new(self, pk: int, ident: str, found: dict[str, str]) -> bool:
+        """Whether the part of state ``ident`` shows, in every language, what the part kept
+        before shows, but for the state it names."""
+        old_ident, old = self.parts.get(pk, ("", {}))
+        if not old_ident or not found or set(found) - set(old):
+            return False
+
+        def bare(html: str, state: str) -> str:
+            for mark in (f'data-live-id="{state}"', f'data-version="{state}"', f'?v={state}"'):
+                html = html.replace(mark, "")
+            return html
+
+        return all(bare(html, ident) == bare(old[lang], old_ident) for lang, html in found.items())
 
     async def read_sheets(self, pk: int, version: int, group: set[Stream]) -> None:
         """The new version's viewers' answers for the plain viewers' streams of game ``pk``
         that are behind it: one read per language, however many phones."""
-        wanted = {s.language for s in group if s.language and version > s.version}
+        wanted = {
+            s.language
+            for s in group
+            if s.kind == "g" and s.pk == pk and s.language and version > s.version
+        }
         if not wanted:
             return
         try:
@@ -354,9 +478,13 @@ class Hub:
 
     def sheet_for(self, stream: Stream) -> str | None:
         """The sheet this game stream's event may carry: its version's viewers' answer in
-        its language, when it was read (an evening's stream has no language)."""
+        its language, when it was read (an evening's stream has no language); a tournament
+        stream's, its live part of the state it sends."""
         if not stream.language:
             return None
+        if stream.kind == "t":
+            ident, parts = self.parts.get(stream.pk, ("", {}))
+            return parts.get(stream.language) if ident == stream.event_id() else None
         version, found = self.sheets.get(stream.pk, (0, {}))
         return found.get(stream.language) if version == stream.version else None
 
@@ -606,7 +734,7 @@ def _language(scope: dict) -> str | None:
 
 async def _stream(scope, receive, send, kind, token, address, cors) -> None:
     try:
-        found = await in_thread(game_by_link if kind == "g" else evening_by_link, token)
+        found = await in_thread(BY_LINK[kind], token)
     except Exception as exc:
         # Not a traceback per stream: a database that does not answer meets every one of them.
         refusals.add(f"503: a link could not be checked ({type(exc).__name__}: {str(exc)[:120]})")
@@ -617,9 +745,10 @@ async def _stream(scope, receive, send, kind, token, address, cors) -> None:
         await _plain(send, 204, "", cors)
         return
     pk, version = found
-    stream = Stream(kind, token, pk, version, address, _language(scope) if kind == "g" else None)
-    if kind == "e":
-        stream.games = await in_thread(evening_games, pk)
+    language = _language(scope) if kind in ("g", "t") else None
+    stream = Stream(kind, token, pk, version, address, language)
+    if kind in GAMES_OF:
+        stream.games = await in_thread(GAMES_OF[kind], pk)
     # A change between the query and now reached the hub: take it.
     hub.seen((kind, pk), version)
     stream.version = hub.latest.get((kind, pk), version)
@@ -659,10 +788,18 @@ def _event(stream: Stream, sheet: str | None = None) -> str:
     """The version event; with ``sheet``, its data's lines after the first are that sheet
     (the answer the phone would fetch), so the phone shows it without asking."""
     ident = stream.event_id()
-    lines = "".join(f"\ndata: {line}" for line in LINE_ENDS.split(sheet)) if sheet else ""
+    lines = _data_lines(sheet) if sheet else ""
     return f"id: {ident}\nevent: version\ndata: {ident}{lines}\n\n"
 
 
+@functools.lru_cache(maxsize=64)
+def _data_lines(sheet: str) -> str:
+    """``sheet`` as an event's data lines: made once for every stream it goes to (a
+    tournament's part of 400 players is about 80 KB, sent to each of its phones)."""
+    return "".join(f"\ndata: {line}" for line in LINE_ENDS.split(sheet))
+
+
+PART_EVERY = 0.5  # seconds between two renderings of a tournament's live part, at least
 LINE_ENDS = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream
 
 

@@ -372,6 +372,7 @@ def schema(old: bool) -> Record:
             "created_at": Column(Game, "created_at"),
             "updated_at": Column(Game, "updated_at"),
             "finished_at": Column(Game, "finished_at", optional=True),
+            "clock_ends": Column(Game, "clock_ends", optional=True),
             "players": Items(Column(Seat, "name")),
             **of_circles,
             "deals": Items(
@@ -443,6 +444,7 @@ def schema(old: bool) -> Record:
             **_links(Tournament),
             "registration_token": Column(Tournament, "registration_token"),
             "circle": Column(Tournament, "circle", optional=True),
+            "series_started": Column(Tournament, "series_started", optional=True),
             "created_at": Column(Tournament, "created_at"),
             "updated_at": Column(Tournament, "updated_at"),
             "players": Items(

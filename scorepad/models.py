@@ -328,6 +328,10 @@ class Game(Shared):
     # reaches ``target_score`` or ``target_deals`` deals are played.
     target_score = models.PositiveIntegerField(null=True, blank=True)
     target_deals = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A tournament table's round clock (``tournaments.Tournament.start_series``): when the
+    # series' time is up. The classic game and Rommé end with the first deal recorded after it
+    # (the deal in play is the last); the contract games are only warned.
+    clock_ends = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The circle the game belongs to: its seats' people are the circle's. None: the game
     # shares no one with any other game (its seats have names only).
@@ -386,6 +390,16 @@ class Game(Shared):
         return self.variant.starter_cards(number, self.deal_specs)
 
     @property
+    def time_is_up(self) -> bool:
+        """A tournament table's round clock has run out (``clock_ends``)."""
+        return self.clock_ends is not None and timezone.now() >= self.clock_ends
+
+    @property
+    def last_deal_in_play(self) -> bool:
+        """The clock ran out in a game it ends: the deal in play is the last."""
+        return self.time_is_up and self.can_have_target and not self.is_finished
+
+    @property
     def can_have_target(self) -> bool:
         """A target ends the classic game and Rommé; the contract games keep their deals."""
         return self.total_deals is None
@@ -394,6 +408,8 @@ class Game(Shared):
         if not self.can_have_target:
             return False
         if self.target_deals and deals >= self.target_deals:
+            return True
+        if self.time_is_up:  # the deal in play when the clock ran out was the last
             return True
         target = self.target_score
         return target is not None and target != 0 and any(t >= target for t in totals)

@@ -13,6 +13,7 @@ their tables are games of the score pad (docs/rules.md, "Tournament").
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.db import models
@@ -102,8 +103,10 @@ class Tournament(Shared):
     seating = models.CharField(max_length=16, choices=Seating.choices, default=Seating.RESULT)
     # The seed of every draw, shown with it: a club can draw the same seating again.
     seed = models.CharField(max_length=12, default=engine.new_seed)
-    # The series in play (0: none yet, players enter).
+    # The series in play (0: none yet, players enter), and when the director seated it: the
+    # round clock counts ``minutes`` from then.
     current = models.PositiveSmallIntegerField(default=0)
+    series_started = models.DateTimeField(null=True, blank=True)
     registration_token = models.CharField(max_length=64, unique=True, default=new_token)
     # The club: its people are the players, its ratings count the tournament's games.
     circle = models.ForeignKey(
@@ -117,6 +120,18 @@ class Tournament(Shared):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def clock_ends(self) -> datetime | None:
+        """When the round clock of the series in play runs out (None: no clock)."""
+        if not self.minutes or self.series_started is None:
+            return None
+        return self.series_started + timedelta(minutes=self.minutes)
+
+    @property
+    def time_is_up(self) -> bool:
+        ends = self.clock_ends
+        return ends is not None and timezone.now() >= ends
 
     @property
     def registration_open(self) -> bool:
@@ -193,11 +208,14 @@ class Tournament(Shared):
             )
         return out
 
-    def results(self, series: int, *, confirmed_only: bool = True) -> list[engine.TableResult]:
+    def results(
+        self, series: int, *, confirmed_only: bool = True, tables: list[Table] | None = None
+    ) -> list[engine.TableResult]:
         """Each table's game of ``series`` as the ranking reads it: the seats' totals by start
-        number, and who left; only the confirmed tables' (``confirmed_only``)."""
+        number, and who left; only the confirmed tables' (``confirmed_only``). ``tables``: the
+        series' tables read already (``tables_of``)."""
         out = []
-        for table in self.tables_of(series):
+        for table in self.tables_of(series) if tables is None else tables:
             if confirmed_only and not table.confirmed:
                 continue
             seats = {s.position: s for s in table.game.seats.all()}
@@ -210,12 +228,22 @@ class Tournament(Shared):
             )
         return out
 
-    def ranked(self, through: int | None = None) -> engine.Ranking[int]:
+    def ranked(
+        self,
+        through: int | None = None,
+        *,
+        players: list[Entrant] | None = None,
+        current: list[Table] | None = None,
+    ) -> engine.Ranking[int]:
         """The ranking of every player after the confirmed tables of the series played (of
-        the first ``through`` series only, when given)."""
-        players = self.players()
+        the first ``through`` series only, when given); ``players`` and the tables of the
+        series in play (``current``) when read already."""
+        players = self.players() if players is None else players
         last = self.current if through is None else min(through, self.current)
-        series = [self.results(n) for n in range(1, last + 1)]
+        series = [
+            self.results(n, tables=current if n == self.current else None)
+            for n in range(1, last + 1)
+        ]
         return engine.rank(
             [p.number for p in players],
             series,
@@ -242,11 +270,15 @@ class Tournament(Shared):
             players = [p for p in tournament.players() if p.playing and p.first_series <= number]
             seating = tournament._seat(number, [p.number for p in players])
             by_number = {p.number: p for p in players}
+            tournament.series_started = timezone.now()  # the round clock starts
             for t, numbers in enumerate(seating.tables, start=1):
                 tournament._table(number, t, [by_number[n] for n in numbers], actor)
-            Tournament.objects.filter(pk=tournament.pk).update(current=number)
+            Tournament.objects.filter(pk=tournament.pk).update(
+                current=number, series_started=tournament.series_started
+            )
             tournament.current = number
-            return {"series": number, "tables": [list(t) for t in seating.tables]}
+            return {"series": number, "tables": [list(t) for t in seating.tables],
+                    "started": tournament.series_started.isoformat()}  # fmt: skip
 
         return self.change(version=version, once=once, actor=actor, kind="series", apply=apply)
 
@@ -262,7 +294,8 @@ class Tournament(Shared):
     def _table(self, series: int, number: int, players: list[Entrant], actor: Actor) -> None:
         """One table's game of a series: an ordinary game of the score pad, its seats the
         players in seating order; a series of the classic game or Rommé ends after the
-        tournament's deals (the game's target)."""
+        tournament's deals (the game's target) or when the round clock runs out (the game's
+        ``clock_ends``: the deal in play is the last; the contract games are only warned)."""
         variant = get_variant(self.variant_id)
         specs = variant.schedule if variant.is_contract else None
         game = Game.objects.create(
@@ -270,6 +303,7 @@ class Tournament(Shared):
             options=self.options or variant.resolve_options({}),
             schedule=[spec.as_dict() for spec in specs] if specs else None,
             target_deals=None if variant.is_contract else self.deals,
+            clock_ends=self.clock_ends,
             circle=self.circle,
         )
         Seat.objects.bulk_create(
@@ -355,6 +389,16 @@ class Table(models.Model):
     @property
     def confirmed(self) -> bool:
         return self.confirmed_version is not None and self.confirmed_version == self.game.version
+
+    @property
+    def state(self) -> str:
+        """What the table's game stands at: "confirmed", "rejected" (until corrected and
+        confirmed), "ended" (waiting for a player to confirm) or "playing"."""
+        if self.confirmed:
+            return "confirmed"
+        if self.note:
+            return "rejected"
+        return "ended" if self.game.is_finished else "playing"
 
 
 class TableSeat(models.Model):

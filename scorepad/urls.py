@@ -69,6 +69,8 @@ urlpatterns = [
     path("tournaments/<token:token>/enter/", tournaments.tournament_enter, name="tournament-enter"),
     path("tournaments/<token:token>/drop/", tournaments.tournament_drop, name="tournament-drop"),
     path("tournaments/<token:token>/links/", tournaments.tournament_link, name="tournament-link"),
+    path("tournaments/<token:token>/live/", tournaments.tournament_live, name="tournament-live"),
+    path("tournaments/<token:token>/table/", tournaments.tournament_table, name="tournament-table"),
     path(
         "tournaments/<token:token>/series/", tournaments.tournament_series, name="tournament-series"
     ),

@@ -12,14 +12,19 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from rules.engine.tournament import BEST, DROPPED, LOT, POINTS, RELATIVE, TournamentError
+from rules.engine.variants import get_variant
 from rules.facts import NAMES
 from rules.i18n import engine_message
 
@@ -130,22 +135,16 @@ def render_tournament(
     players = tournament.players()
     context: dict[str, Any] = {
         "access": access,
-        "tournament": tournament,
         "variant_name": NAMES[tournament.variant_id],
-        "token": access.token,
-        "can_edit": access.can_edit,
         "registration": access.via == "registration_link",
-        "players": players,
-        "playing": sum(1 for p in players if p.playing),
         "full": len(players) >= PLAYERS_MAX,
         "mine": _held_players(request, tournament),
         "history": list(tournament.events.all()[:50]),
-        "once": once_token(),
-        "version": tournament.version,
         "entrant_form": entrant_form,
         "notice": notice,
-        "tables": tournament.tables_of(tournament.current) if tournament.current else [],
-        "standings": standings(tournament, players) if tournament.current else [],
+        **page_context(tournament, access.token, can_edit=access.can_edit, players=players),
+        # Only the viewers' pages take the part the stream carries (the director's has forms).
+        "carried": not access.can_edit,
     }
     from .tournament_paper import share_context  # that module reads this one's standings
 
@@ -163,6 +162,132 @@ def render_tournament(
 @tournament_view()
 def tournament_page(request: HttpRequest, access: Access) -> HttpResponse:
     return render_tournament(request, access)
+
+
+# --- the live part: what every page of the tournament follows ----------------------------
+LIVE_PART = f"{TEMPLATE}#live"
+
+
+def live_id(tournament: Tournament, tables: list[Table]) -> str:
+    """What the live stream calls the tournament's state (``continental/live.py``): its
+    version and the sum of the versions of the games of the series in play, as an evening's."""
+    return f"{tournament.version}.{sum(t.game.version for t in tables)}"
+
+
+def live_id_now(token: str) -> str | None:
+    """``live_id`` of the tournament behind ``token`` read now (two queries), None for a
+    dead link."""
+    row = Tournament.objects.by_token(token).order_by().values("pk", "version", "current").first()
+    if row is None:
+        return None
+    games = Table.objects.filter(tournament_id=row["pk"], series=row["current"])
+    total = games.aggregate(total=Sum("game__version"))["total"] or 0
+    return f"{row['version']}.{total}"
+
+
+def live_context(
+    tournament: Tournament,
+    token: str,
+    *,
+    can_edit: bool = False,
+    players: list[Entrant] | None = None,
+) -> dict[str, Any]:
+    """What the live part shows (``tournament.html#live``): the round clock, the tables of
+    the series in play and their state, the standings with their tie-breaks, the players.
+    A viewer's part asks its check through the viewer link, whatever link its page has."""
+    players = tournament.players() if players is None else players
+    tables = tournament.tables_of(tournament.current) if tournament.current else []
+    return {
+        "tournament": tournament,
+        "token": token,
+        "live_token": token if can_edit else tournament.viewer_token,
+        "viewer": tournament.viewer_token,
+        "can_edit": can_edit,
+        "players": players,
+        "playing": sum(1 for p in players if p.playing),
+        "tables": tables,
+        "standings": standings(tournament, players, tables) if tournament.current else [],
+        "live_id": live_id(tournament, tables),
+        "clock_ends": tournament.clock_ends,
+        # The clock ends a game of the classic game or Rommé; it only warns the contract games.
+        "binding": not get_variant(tournament.variant_id).is_contract,
+        "once": once_token(),
+        "version": tournament.version,
+    }
+
+
+# The viewers' parts this process rendered, by tournament, state and language: a page of a
+# player (400 of them open at once at a club night) takes the part rendered once for that state.
+_kept_parts: dict[tuple[str, str, str, bool], str] = {}
+KEPT_PARTS = 64
+
+
+def kept_part(tournament: Tournament) -> str:
+    """A viewer's live part of ``tournament`` as it is now, in the active language: rendered
+    once per state in this process (two queries to know the state), then taken as it is.
+    Its round clock says once whether the time is up (the page's script counts down)."""
+    state = live_id_now(tournament.viewer_token) or ""
+    language = translation.get_language()
+    key = (tournament.viewer_token, state, language, tournament.time_is_up)
+    html = _kept_parts.get(key)
+    if html is None:
+        html = render_to_string(LIVE_PART, live_context(tournament, tournament.viewer_token))
+        if len(_kept_parts) >= KEPT_PARTS:
+            _kept_parts.clear()
+        _kept_parts[key] = html
+    return mark_safe(html)
+
+
+def page_context(
+    tournament: Tournament,
+    token: str,
+    *,
+    can_edit: bool = False,
+    players: list[Entrant] | None = None,
+) -> dict[str, Any]:
+    """What a page of the tournament gives its live part: the director's, rendered with its
+    forms (``live_context``); a viewer's, the part kept for its state (``kept_part``)."""
+    if can_edit:
+        return live_context(tournament, token, can_edit=True, players=players)
+    return {
+        "tournament": tournament,
+        "token": token,
+        "viewer": tournament.viewer_token,
+        "can_edit": False,
+        "players": tournament.players() if players is None else players,
+        "live_part": kept_part(tournament),
+        "once": once_token(),
+        "version": tournament.version,
+    }
+
+
+def carried_part(pk: int, languages: set[str]) -> tuple[int, dict[int, int], dict[str, str]]:
+    """The live part as a viewer's page shows it, rendered once for every phone following
+    the tournament in each of ``languages`` (``continental/live.py`` carries it in the
+    stream's event): the tournament's version and its games' versions it shows (read in one
+    transaction with what it shows), and the part by language."""
+    with transaction.atomic():
+        tournament = Tournament.objects.get(pk=pk)
+        context = live_context(tournament, tournament.viewer_token)
+    games = {t.game_id: t.game.version for t in context["tables"]}
+    parts: dict[str, str] = {}
+    for language in languages:
+        with translation.override(language):
+            parts[language] = render_to_string(LIVE_PART, context)
+    return tournament.version, games, parts
+
+
+@require_GET
+@tournament_view()
+def tournament_live(request: HttpRequest, access: Access) -> HttpResponse:
+    """The live part's own check (the stream's fallback, and every 5 s without the stream):
+    204 while the tournament is at the state shown (``?v=``), the fresh part otherwise."""
+    if request.GET.get("v") == live_id_now(access.token):
+        return HttpResponse(status=204)
+    if not access.can_edit:
+        return HttpResponse(kept_part(access.tournament))
+    context = live_context(access.tournament, access.token, can_edit=True)
+    return render(request, LIVE_PART, context)
 
 
 def _stale(request: HttpRequest, fresh: Access) -> HttpResponse:
@@ -247,12 +372,17 @@ SEPARATED = {
 
 
 def standings(
-    tournament: Tournament, players: list[Entrant], through: int | None = None
+    tournament: Tournament,
+    players: list[Entrant],
+    tables: list[Table] | None = None,
+    *,
+    through: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The ranking after the confirmed tables (of the first ``through`` series), a row a
-    player: place, name, placement points (each series' and their sum), score against the
-    table, best single series, and what separated the player from the one above (in words,
-    and the engine's code in ``tie_break``)."""
+    """The ranking after the confirmed tables (of the first ``through`` series; ``tables``:
+    the series in play's, read already), a row a player: place, name, placement points
+    (each series' and their sum), score against the table, best single series, and what
+    separated the player from the one above (in words, and the engine's code in
+    ``tie_break``)."""
     names = {p.number: p.name for p in players}
     return [
         {
@@ -267,7 +397,7 @@ def standings(
             "best": float(row.best),
             "tie_break": row.separated_by,
         }
-        for row in tournament.ranked(through).rows
+        for row in tournament.ranked(through, players=players, current=tables).rows
     ]
 
 
@@ -327,8 +457,9 @@ def render_player(
     # by its editor link: never cached.
     editor_link_shown(request)
     context = {
+        **page_context(tournament, tournament.viewer_token),
+        "carried": True,  # the part the stream carries; the player's own part is asked for
         "player": player,
-        "tournament": tournament,
         "variant_name": NAMES[tournament.variant_id],
         "viewer_link": tournament_url(tournament.viewer_token),
         "player_url": public_url(
@@ -336,11 +467,29 @@ def render_player(
         ),
         "table": table,
         "mates": [s.entrant for s in table.seated.select_related("entrant")] if table else [],
-        "version": tournament.version,
-        "once": once_token(),
+        # What the player's own part shows of the live part: static/js/clock.js asks for the
+        # part again when the live part's series or this table's state differ from it.
+        "watch": f"{tournament.current}:{table.state if table else ''}",
         "notice": notice,
     }
     return render(request, "scorepad/tournament_player.html", context, status=status)
+
+
+@require_GET
+@tournament_view()
+def tournament_table(request: HttpRequest, access: Access) -> HttpResponse:
+    """Table mode for the club's projector: the series in play, each table's players and
+    state, the round clock, the standings with their tie-breaks, live. Under the viewer
+    link only (any other link is sent there): the page holds no form and no editor link."""
+    tournament = access.tournament
+    if access.token != tournament.viewer_token:
+        return redirect(tournament_url(tournament.viewer_token, "tournament-table"))
+    context = {
+        **page_context(tournament, tournament.viewer_token),
+        "carried": True,
+        "variant_name": NAMES[tournament.variant_id],
+    }
+    return render(request, "scorepad/tournament_table.html", context)
 
 
 @require_GET
@@ -383,6 +532,8 @@ def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
         )
 
         def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
+            # The fresh page: its forms carry the tournament's version now.
+            player.tournament = fresh.tournament
             return render_player(request, player, notice=stale_notice(fresh), status=409)
 
         refused: dict[type[Exception], Any] = {NotConfirmable: lambda exc: exc.why}

@@ -192,7 +192,7 @@ def write(
     except AlreadyDone:
         return answer(request, access, "already", already_done(), INFO, to=to)
     except StaleVersion:
-        fresh = resolve(request, access.token, kind=KINDS[type(access.shared)])
+        fresh = _fresh(request, access)
         if from_outbox(request):
             return outbox_reply(fresh, "conflict", stale_notice(fresh))
         return stale(request, fresh)
@@ -202,6 +202,15 @@ def write(
     after_commit(request, access, event)
     message = done(event) if callable(done) else done
     return answer(request, access, "saved", message, tags=tags, to=to, swapped=swapped)
+
+
+def _fresh(request: HttpRequest, access: Access) -> Access:
+    """The thing read again after a stale form, reached as before: through its link, or, for
+    a tournament player's own link (not a link of the tournament), by its id."""
+    if access.via == "player_link":
+        shared = type(access.shared)._default_manager.get(pk=access.shared.pk)
+        return Access(shared, access.token, access.role, access.via)
+    return resolve(request, access.token, kind=KINDS[type(access.shared)])
 
 
 def stale_notice(access: Access) -> str:

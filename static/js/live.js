@@ -6,7 +6,9 @@
  * with the sheet's own request (the .poll element's, which table.js answers as before), or
  * swaps in the sheet the event carried (a plain viewer's page, data-live-lang), or
  * the evening's content; table mode (data-live-poll) sends its own version check, which
- * answers 204 when nothing it shows changed. While the stream is held the 3 s polls are
+ * answers 204 when nothing it shows changed. A tournament's pages (#tournament-stream) ask
+ * their live part's own check the same way, and a viewer's (data-live-carry) swaps in the
+ * part the event carried. While the stream is held the 3 s polls are
  * dropped. The stream says it is alive with a beat event every so many seconds (the beat's
  * data); QUIET_BEATS of them missed and the page counts it lost (a stream process that stopped
  * answering while the connection stays open, a phone woken from sleep): it fetches what it
@@ -252,6 +254,17 @@
       return true;
     }
 
+    // The part a tournament's event carried (data-live-carry: its live part, rendered once
+    // per version for every phone), swapped in as its own check's answer would have been.
+    function showCarried(el, html) {
+      var part = el.dataset.liveCarry ? doc.querySelector(el.dataset.liveCarry) : null;
+      if (!part || !win.htmx || !win.htmx.swap) return false;
+      win.htmx.swap(part, html, { swapStyle: "outerHTML" });
+      doc.body.dispatchEvent(new win.CustomEvent("scorepad:swapped"));
+      state.pushed = (state.pushed || 0) + 1;
+      return true;
+    }
+
     // This phone's own save in flight: its answer is the new sheet, so the event of that
     // change (which may come first: the stream hears the commit) waits for it instead of
     // fetching the same sheet beside it. Asked for after the answer only if still behind.
@@ -299,13 +312,15 @@
       if (el.dataset.livePoll) {
         return createLoop({
           clock: clock,
-          ordered: /^\/live\/games\//.test(el.dataset.live),
+          // A game's versions count up; so do a tournament's (its own first, then its series'
+          // games'); an evening's say only that something changed.
+          ordered: /^\/live\/(games|tournaments)\//.test(el.dataset.live),
           shown: function () {
             var poll = doc.querySelector(el.dataset.livePoll);
             return poll ? poll.dataset.version : null;
           },
           fetch: function () { return fetchPolled(el); },
-          show: function () { return false; },
+          show: function (version, html) { return showCarried(el, html); },
           ready: visible,
         });
       }
@@ -337,7 +352,8 @@
       var base = port ? win.location.protocol + "//" + win.location.hostname + ":" + port : "";
       var isGame = el.id === "table-bar";
       var polled = Boolean(el.dataset.livePoll);
-      var lang = isGame && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
+      var carries = isGame || Boolean(el.dataset.liveCarry); // its events may carry the page
+      var lang = carries && el.dataset.liveLang ? "&l=" + encodeURIComponent(el.dataset.liveLang) : "";
       var source = new Source(base + el.dataset.live + "?v=" + encodeURIComponent((isGame ? shownVersion() : el.dataset.liveId) || "") + lang);
       var first = clock.setTimeout(function () { source.close(); state.open = false; }, FIRST_MS);
       var quiet = null;
@@ -368,8 +384,9 @@
         clock.clearTimeout(first);
         state.open = true;
         heard();
-        if (isGame) {
-          // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream).
+        if (carries) {
+          // "7", or "7" and the new sheet on the lines after it (a plain viewer's stream); a
+          // tournament's "12.40" and its live part.
           var text = event.data;
           var cut = text.indexOf("\n");
           loop.want(cut < 0 ? text : text.slice(0, cut), cut < 0 ? null : text.slice(cut + 1));

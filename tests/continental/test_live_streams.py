@@ -351,3 +351,49 @@ def test_on_postgresql_two_stream_processes_push_each_others_changes():
         assert next_version(a) == next_version(b) == "1"
         record_classic(game, 0)  # one write, by any app server
         assert next_version(a) == next_version(b) == "2"
+
+
+def _seat_series(tournament) -> None:
+    tournament.refresh_from_db()
+    tournament.start_series(version=tournament.version, once=None, actor=ACTOR)
+
+
+def test_a_tournament_stream_carries_its_live_part_through_a_series(stream_process):
+    """A tournament's stream follows the tournament and the games of its series in play: a
+    deal at a table (the game's change alone) and a confirmation (the tournament's) each come
+    as an event that carries the live part, rendered once for every phone in its language, so
+    a phone asks for nothing; a new series brings its new tables' games."""
+    from scorepad.kernel import Actor
+    from scorepad.tournaments import Entrant, Table, TableSeat, Tournament
+    from tests.factories import record_penalty
+
+    tournament = Tournament.objects.create(name="Club", variant_id="romme", deals=1, series=2)
+    tournament.start(actor=ACTOR)
+    for number, name in enumerate(("Anna", "Ben", "Cleo"), start=1):
+        Entrant.objects.create(tournament=tournament, number=number, name=name)
+    _seat_series(tournament)
+    table = Table.objects.get(tournament=tournament, series=1)
+    german = Events(stream_process.url, f"/live/tournaments/{tournament.viewer_token}?l=de")
+    assert german.next() == ("version", "2.1", "2.1")  # the first event: the state alone
+    record_penalty(table.game, 0, {1: 10, 2: 20})  # the table's one deal: its game ends
+    kind, ident, data = german.next()
+    shown, _, part = data.partition("\n")
+    assert (kind, ident, shown) == ("version", "2.2", "2.2")
+    assert 'data-live-id="2.2"' in part
+    assert "Durchgang 1 von 2" in part
+    assert "<form" not in part
+    assert table.game.editor_token not in part
+    tournament.refresh_from_db()
+    player = table.seated.all()[1].entrant
+    tournament.confirm(
+        table, player, version=tournament.version, once=None, actor=Actor("player", "other")
+    )
+    kind, ident, data = german.next()
+    assert ident == "3.2"
+    assert f"bestätigt von {player.name}" in data
+    _seat_series(tournament)
+    ident = german.next()[1]
+    while ident != "4.1":  # the new series' game, at its first version
+        assert ident.startswith("4."), ident
+        ident = german.next()[1]
+    assert TableSeat.objects.filter(series=2).count() == 3

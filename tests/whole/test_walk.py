@@ -1361,12 +1361,17 @@ class Walk(RuleBasedStateMachine):
     @rule(name=st.sampled_from(["Club night", "Open"]), variant=st.sampled_from(VARIANT_IDS))
     @precondition(lambda self: not self.tournaments)
     def start_tournament(self, name, variant):
+        """The director sets a tournament up: "Open" with a round clock of 30 minutes (drawn
+        with the name, so that the walk's draws stay those of the walk before the clock)."""
         from scorepad.models import Tournament
 
+        minutes = "30" if name == "Open" else ""
         page = self.phones["A"].get("/en/tournaments/new/")
         form = page.form("/tournaments/new/")
         before = set(Tournament.objects.values_list("pk", flat=True))
-        values = {"name": name, "variant": variant, "series": "3", "deals": "2"}
+        values = {
+            "name": name, "variant": variant, "series": "3", "deals": "2", "minutes": minutes
+        }  # fmt: skip
         self.post("A", form, values)
         created = set(Tournament.objects.values_list("pk", flat=True)) - before
         assert len(created) == 1, "setting a tournament up made no tournament"
@@ -1532,6 +1537,10 @@ class Walk(RuleBasedStateMachine):
             if tournament.current:
                 self.standings_hold(tournament, page)
                 self.export_holds(tournament)
+            # The page's live part is the tournament's state now: its check has nothing new.
+            shown = re.search(r'id="tournament-live" data-live-id="([\d.]+)"', page.html)[1]
+            check = self.phones["C"].get(self.tournament_url(pk, "viewer") + f"live/?v={shown}")
+            assert check.status == 204, "the live part shown is not the tournament's state"
 
     def export_holds(self, tournament) -> None:
         """The standings exported (JSON) are the model's after the last series every table
@@ -1550,6 +1559,33 @@ class Walk(RuleBasedStateMachine):
         assert [(r["number"], r["name"], r["dropped_out"]) for r in document["standings"]] == [
             (row.player, names[row.player], row.dropped) for row in expected.rows
         ], "the standings exported are not the model's"
+
+    @invariant()
+    def series_clocks_hold(self):
+        """A series' round clock started when it was seated: the tournament keeps the start
+        of the series in play (none before the first), and every table game of each series
+        ends its time at that series' start plus the tournament's minutes (no clock without
+        minutes)."""
+        from datetime import datetime, timedelta
+
+        from scorepad.models import Tournament
+
+        for pk in self.tournaments:
+            tournament = Tournament.objects.get(pk=pk)
+            assert (tournament.series_started is None) == (tournament.current == 0)
+            starts = {
+                e.details["series"]: datetime.fromisoformat(e.details["started"])
+                for e in tournament.events.filter(kind="series")
+            }
+            assert sorted(starts) == list(range(1, tournament.current + 1))
+            if tournament.current:
+                assert starts[tournament.current] == tournament.series_started
+            for table in tournament.tables.select_related("game"):
+                ends = table.game.clock_ends
+                if not tournament.minutes:
+                    assert ends is None
+                else:
+                    assert ends == starts[table.series] + timedelta(minutes=tournament.minutes)
 
     def standings_hold(self, tournament, page: Page) -> None:
         """The standings count the confirmed tables only, as the walk's own games say: the

@@ -154,6 +154,7 @@ def export_game(game_id: int) -> dict[str, Any]:
         seats=[seat.person_id for seat in sheet.seats],
         before_seats=[seat.before_person_id for seat in sheet.seats],
         version=game.version,
+        clock_ends=_time(game.clock_ends),
         viewer_token=game.viewer_token,
         editor_token=game.editor_token,
         updated_at=_time(game.updated_at),
@@ -243,6 +244,7 @@ def export_tournaments() -> list[dict[str, Any]]:
             "variant": tournament.variant_id,
             "options": tournament.options,
             **{field: getattr(tournament, field) for field in fields},
+            "series_started": _time(tournament.series_started),
             **_shared_fields(tournament),
             "circle": tournament.circle_id,
             "players": [
@@ -647,6 +649,7 @@ def _import_game(entry: dict[str, Any], people: dict[int, Person], *, old: bool)
     Game.objects.filter(pk=game.pk).update(
         status=entry["status"],
         finished_at=parse_time(entry.get("finished_at"), "finished_at", optional=True),
+        clock_ends=parse_time(entry.get("clock_ends"), "clock_ends", optional=True),
         updated_at=parse_time(entry.get("updated_at"), "updated_at"),
     )
     deals = list(game.deals.order_by("number"))
@@ -795,6 +798,7 @@ def _import_tournaments(tournaments: list[Any]) -> None:
             version=item["version"],
             **{field: item[field] for field in Tournament.LINKS.values()},
             circle_id=item.get("circle"),
+            series_started=parse_time(item.get("series_started"), label, optional=True),
             created_at=parse_time(item.get("created_at"), label),
             updated_at=parse_time(item.get("updated_at"), label),
         )
