@@ -408,6 +408,18 @@ class Game(Shared):
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
         return self.total_deals is not None and deals >= self.total_deals
 
+    def confirmed_table(self, version: int) -> Table | None:
+        """This game's table of a tournament if a player confirmed its result at ``version``
+        (a change of it now is the director's correction), else None. The table is read
+        with the game by every page and write (``access``): no query then."""
+        if Game.tournament_table.is_cached(self):  # type: ignore[attr-defined]
+            table = getattr(self, "tournament_table", None)
+        else:
+            table = Table.objects.filter(game_id=self.pk).first()
+        if table is None or table.confirmed_version != version:
+            return None
+        return Table.objects.select_related("tournament").get(pk=table.pk)
+
     # --- changes: the kernel's, with the game's own part ----------------------------------
     def change(
         self,
@@ -440,6 +452,10 @@ class Game(Shared):
                 details["target"] = True
             if before is not None:
                 carry_difference(game, before, carried_money(game, before[0]), actor)
+            table = game.confirmed_table(version)
+            if table is not None:  # the director's correction: both histories say it
+                director = Actor("creator", actor.device)
+                table.tournament.correct(table, game, kind, details.get("deal_number"), director)
             return details
 
         try:

@@ -62,6 +62,12 @@ urlpatterns = [
         "tournaments/<token:token>/series/", tournaments.tournament_series, name="tournament-series"
     ),
     path(
+        "tournaments/<token:token>/seating/",
+        tournaments.tournament_propose,
+        name="tournament-propose",
+    ),
+    path("tournaments/<token:token>/swap/", tournaments.tournament_swap, name="tournament-swap"),
+    path(
         "tournaments/players/<token:token>/confirm/",
         tournaments.tournament_confirm,
         name="tournament-confirm",

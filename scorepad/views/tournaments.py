@@ -19,7 +19,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rules.engine.tournament import BEST, DROPPED, LOT, POINTS, RELATIVE, TournamentError
+from rules.engine.tournament import (
+    APART,
+    BEST,
+    DRAW,
+    DROPPED,
+    LOT,
+    POINTS,
+    RELATIVE,
+    TournamentError,
+)
+from rules.engine.tournament import RESULT as RESULT_SEATING
 from rules.facts import NAMES
 from rules.i18n import engine_message
 
@@ -41,9 +51,11 @@ from ..tournaments import (
     PLAYERS_MAX,
     Entrant,
     EntrantNameTaken,
+    NoProposal,
     NotConfirmable,
     SeriesOpen,
     Table,
+    TableTooSmall,
     Tournament,
     TournamentClosed,
     TournamentFull,
@@ -139,13 +151,14 @@ def render_tournament(
         "playing": sum(1 for p in players if p.playing),
         "full": len(players) >= PLAYERS_MAX,
         "mine": _held_players(request, tournament),
-        "history": list(tournament.events.all()[:50]),
+        "history": history(tournament, players),
         "once": once_token(),
         "version": tournament.version,
         "entrant_form": entrant_form,
         "notice": notice,
         "tables": tournament.tables_of(tournament.current) if tournament.current else [],
         "standings": standings(tournament, players) if tournament.current else [],
+        **seating_context(tournament, players),
     }
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
@@ -154,6 +167,69 @@ def render_tournament(
         context["viewer_url"] = public_url(request, tournament_url(tournament.viewer_token))
         context["editor_url"] = public_url(request, tournament_url(tournament.editor_token))
     return render(request, TEMPLATE, context, status=status)
+
+
+HOW = {
+    DRAW: gettext_lazy("drawn from the seed %(seed)s"),
+    RESULT_SEATING: gettext_lazy("by the running result"),
+    APART: gettext_lazy("so that players meet as rarely as possible (ties by the seed %(seed)s)"),
+}
+
+
+def how_seated(details: dict[str, Any], names: dict[int, str]) -> str:
+    """How a seating was made, in words, with the seed beside it and the director's swaps
+    (a seating's history entry, ``Tournament.propose``, ``swap``, ``start_series``)."""
+    how = HOW.get(details.get("how", ""), "")
+    text = str(how) % {"seed": details.get("seed", "")} if how else ""
+    swaps = [f"{names.get(a, a)} ⇄ {names.get(b, b)}" for a, b in details.get("swaps", [])]
+    if swaps:
+        text += "; " + _("swapped: %(swaps)s") % {"swaps": ", ".join(swaps)}
+    return text
+
+
+def history(tournament: Tournament, players: list[Entrant]) -> list[Any]:
+    """The tournament's last 50 entries, each with ``detail``: what its line says beyond
+    its kind and name (the series and how it was seated with its seed, the table and deal
+    the director corrected, the table a drop-out left)."""
+    names = {p.number: p.name for p in players}
+    events = list(tournament.events.all()[:50])
+    for event in events:
+        d, parts = event.details, []
+        if event.kind in ("proposed", "series"):
+            parts.append(_("series %(n)d") % {"n": d.get("series", 0)})
+            parts.append(how_seated(d, names))
+        elif event.kind == "corrected":
+            where = _("series %(s)d, table %(t)d") % {"s": d["series"], "t": d["table"]}
+            if d.get("deal"):
+                where += ", " + _("deal %(n)d") % {"n": d["deal"]}
+            parts.append(where)
+        elif event.kind == "dropped" and d.get("table"):
+            parts.append(_("left the game of table %(n)d") % {"n": d["table"]})
+        if d.get("proposal_dropped"):
+            parts.append(_("the proposed seating is dropped: propose it again"))
+        event.detail = " · ".join(p for p in parts if p)
+    return events
+
+
+def seating_context(tournament: Tournament, players: list[Entrant]) -> dict[str, Any]:
+    """The next series' proposed seating (its tables of players, how it was made) and how
+    the series in play was seated, for the tournament's page."""
+    names = {p.number: p.name for p in players}
+    by_number = {p.number: p for p in players}
+    context: dict[str, Any] = {"proposal": None, "series_how": ""}
+    seating = tournament.proposed()
+    if seating is not None:
+        context["proposal"] = [
+            [by_number[n] for n in table] for table in seating.tables if table
+        ]
+        context["proposal_how"] = how_seated(tournament.proposal or {}, names)
+        context["proposal_players"] = sorted(
+            (by_number[n] for n in seating.players), key=lambda p: p.number
+        )
+    if tournament.current:
+        event = tournament.events.filter(kind="series").first()
+        context["series_how"] = how_seated(event.details, names) if event else ""
+    return context
 
 
 @require_GET
@@ -231,7 +307,16 @@ def tournament_drop(request: HttpRequest, access: Access) -> HttpResponse:
         return tournament.drop_out(player.pk, **kwargs)
 
     done = _("%(name)s has dropped out.") % {"name": player.name}
-    return write(request, access, change, done, stale=_stale)
+    refused: dict[type[Exception], Any] = {
+        TableTooSmall: lambda exc: (
+            _(
+                "%(name)s cannot leave table %(table)d now: its game needs at least %(n)d"
+                " players. Once the table's game has ended, %(name)s can drop out."
+            )
+            % {"name": player.name, "table": exc.table, "n": exc.low}
+        ),
+    }
+    return write(request, access, change, done, stale=_stale, refused=refused)
 
 
 SEPARATED = {
@@ -261,10 +346,70 @@ def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, 
     ]
 
 
+def _seating_refused() -> dict[type[Exception], Any]:
+    """What proposing, swapping and starting a series refuse, in words."""
+    return {
+        SeriesOpen: lambda exc: (
+            _("These tables have not confirmed their result yet: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in exc.tables)}
+        ),
+        TournamentOver: lambda exc: _("Every series has been played."),
+        NoProposal: lambda exc: _(
+            "The seating of the next series is not proposed (or the players changed since):"
+            " propose it, check it, then start the series."
+        ),
+        TournamentError: engine_message,
+    }
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_propose(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director asks for the next series' seating: stored, shown with its seed, to be
+    swapped and started."""
+    tournament = access.tournament
+
+    def done(event) -> str:
+        return _("The seating of series %(n)d is proposed: check it, swap, then start it.") % {
+            "n": event.details["series"]
+        }
+
+    return write(
+        request, access, tournament.propose, done, stale=_stale, refused=_seating_refused()
+    )
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_swap(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director swaps two players of the proposed seating."""
+    tournament = access.tournament
+    seating = tournament.proposed()
+    a = small_int(request.POST.get("a", ""))
+    b = small_int(request.POST.get("b", ""))
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
+    if seating is None:
+        return answer(request, access, "invalid", _seating_refused()[NoProposal](None), ERROR)
+    seated = set(seating.players)
+    if a not in seated or b not in seated or a == b:
+        message = _("Choose two different players of the proposed seating.")
+        return answer(request, access, "invalid", message, ERROR)
+
+    def change(**kwargs: Any):
+        return tournament.swap(a, b, **kwargs)
+
+    def done(event) -> str:
+        return _("Swapped: %(names)s.") % {"names": event.details["name"]}
+
+    return write(request, access, change, done, stale=_stale, refused=_seating_refused())
+
+
 @require_POST
 @tournament_view(editor=True)
 def tournament_series(request: HttpRequest, access: Access) -> HttpResponse:
-    """The director seats the next series and starts its tables' games."""
+    """The director starts the next series: seats the proposed seating as shown (a form made
+    before another phone's swap is stale, and refused) and starts its tables' games."""
     tournament = access.tournament
 
     def change(**kwargs: Any):
@@ -276,15 +421,7 @@ def tournament_series(request: HttpRequest, access: Access) -> HttpResponse:
             "tables": len(event.details["tables"]),
         }
 
-    refused: dict[type[Exception], Any] = {
-        SeriesOpen: lambda exc: (
-            _("These tables have not confirmed their result yet: %(tables)s.")
-            % {"tables": ", ".join(str(n) for n in exc.tables)}
-        ),
-        TournamentOver: lambda exc: _("Every series has been played."),
-        TournamentError: engine_message,
-    }
-    return write(request, access, change, done, stale=_stale, refused=refused)
+    return write(request, access, change, done, stale=_stale, refused=_seating_refused())
 
 
 @require_POST
