@@ -443,6 +443,7 @@ def schema(old: bool) -> Record:
             **_links(Tournament),
             "registration_token": Column(Tournament, "registration_token"),
             "circle": Column(Tournament, "circle", optional=True),
+            "proposal": Column(Tournament, "proposal", optional=True),
             "created_at": Column(Tournament, "created_at"),
             "updated_at": Column(Tournament, "updated_at"),
             "players": Items(
@@ -456,6 +457,7 @@ def schema(old: bool) -> Record:
                             ("token", False),
                             ("first_series", True),
                             ("dropped_after", True),
+                            ("person", True),
                             ("created_at", True),
                         )
                     }

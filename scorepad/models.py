@@ -412,7 +412,7 @@ class Game(Shared):
         """This game's table of a tournament if a player confirmed its result at ``version``
         (a change of it now is the director's correction), else None. The table is read
         with the game by every page and write (``access``): no query then."""
-        if Game.tournament_table.is_cached(self):  # type: ignore[attr-defined]
+        if Game.tournament_table.is_cached(self):
             table = getattr(self, "tournament_table", None)
         else:
             table = Table.objects.filter(game_id=self.pk).first()
@@ -455,7 +455,8 @@ class Game(Shared):
             table = game.confirmed_table(version)
             if table is not None:  # the director's correction: both histories say it
                 director = Actor("creator", actor.device)
-                table.tournament.correct(table, game, kind, details.get("deal_number"), director)
+                deal = details.get("deal_number")
+                table.tournament.correct(table, version + 1, kind, deal, director)
             return details
 
         try:
@@ -544,7 +545,9 @@ class Game(Shared):
 
         return self.change(version=version, once=once, actor=actor, kind="joined", apply=apply)
 
-    def seat_leaves(self, position: int, *, version: int, once: str, actor: Actor, back=False):
+    def seat_leaves(
+        self, position: int, *, version: int, once: str | None, actor: Actor, back=False
+    ):
         """A player leaves the table (no more deals; the totals stay), or comes back."""
 
         def apply(game: Game) -> dict[str, Any]:

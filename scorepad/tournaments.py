@@ -13,6 +13,7 @@ their tables are games of the score pad (docs/rules.md, "Tournament").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.db import models
@@ -149,7 +150,15 @@ class Tournament(Shared):
     # dropped, a table confirmed or corrected) could seat the series otherwise.
     KEEP_PROPOSAL = frozenset({"proposed", "swapped", "link_replaced"})
 
-    def change(self, *, version, once, actor, kind, apply) -> Event:  # type: ignore[override]
+    def change(
+        self,
+        *,
+        version: int,
+        once: str | None,
+        actor: Actor,
+        kind: str,
+        apply: Callable[[Any], dict[str, Any]],
+    ) -> Event:
         """``kernel.Shared.change``, dropping a proposed seating the change makes out of date
         (its history entry says so: the director proposes it again)."""
 
@@ -173,26 +182,43 @@ class Tournament(Shared):
         name = normal_name(name) or name
 
         def apply(tournament: Tournament) -> dict[str, Any]:
-            if not tournament.registration_open:
-                raise TournamentClosed
-            entrants = tournament.entrants.all()
-            taken = next((e for e in entrants if e.key == name_key(name)), None)
-            if taken is not None:
-                raise EntrantNameTaken(taken)
-            if len(entrants) >= PLAYERS_MAX:
-                raise TournamentFull
-            number = (entrants.aggregate(m=Max("number"))["m"] or 0) + 1
-            person = tournament.person_for(name)
-            entrant = Entrant.objects.create(
-                tournament=tournament,
-                number=number,
-                name=person.name if person is not None else name,
-                person=person,
-                first_series=tournament.current + 1,
-            )
-            return {"entrant": entrant.pk, "number": number, "name": entrant.name}
+            entrant = tournament._new_entrant(name, tournament.person_for(name))
+            return {"entrant": entrant.pk, "number": entrant.number, "name": entrant.name}
 
         return self.change(version=version, once=once, actor=actor, kind="entered", apply=apply)
+
+    def enter_people(self, pks: list[int], *, version: int, once: str, actor: Actor) -> Event:
+        """The circle's people ``pks`` enter, each with the next start number (one change)."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            circle = Circle.objects.get(pk=tournament.circle_id or 0)
+            circle.lock()
+            people = list(circle.persons.filter(pk__in=pks, merged_into__isnull=True))
+            entered = [tournament._new_entrant(p.name, p) for p in people]
+            return {"entrants": [e.pk for e in entered], "numbers": [e.number for e in entered],
+                    "name": ", ".join(e.name for e in entered)}  # fmt: skip
+
+        return self.change(version=version, once=once, actor=actor, kind="entered", apply=apply)
+
+    def _new_entrant(self, name: str, person: Person | None) -> Entrant:
+        """A new player named ``name`` (the circle's ``person``), numbered next."""
+        if not self.registration_open:
+            raise TournamentClosed
+        name = person.name if person is not None else name
+        entrants = self.entrants.all()
+        taken = next((e for e in entrants if e.key == name_key(name)), None)
+        if taken is not None:
+            raise EntrantNameTaken(taken)
+        if len(entrants) >= PLAYERS_MAX:
+            raise TournamentFull
+        number = (entrants.aggregate(m=Max("number"))["m"] or 0) + 1
+        return Entrant.objects.create(
+            tournament=self,
+            number=number,
+            name=name,
+            person=person,
+            first_series=self.current + 1,
+        )
 
     def person_for(self, name: str) -> Person | None:
         """In a tournament of a circle, the circle's person ``name`` is (a newcomer joins the
@@ -343,7 +369,9 @@ class Tournament(Shared):
             if seating is None:
                 raise NoProposal
             details = tournament._store_proposal(engine.swap(seating, a, b))
-            names = dict(tournament.entrants.filter(number__in=(a, b)).values_list("number", "name"))
+            names = dict(
+                tournament.entrants.filter(number__in=(a, b)).values_list("number", "name")
+            )
             return {**details, "numbers": [a, b], "name": f"{names[a]} ⇄ {names[b]}"}
 
         return self.change(version=version, once=once, actor=actor, kind="swapped", apply=apply)
@@ -370,14 +398,16 @@ class Tournament(Shared):
 
         return self.change(version=version, once=once, actor=actor, kind="series", apply=apply)
 
-    def correct(self, table: Table, game: Game, kind: str, deal: int | None, actor: Actor) -> None:
+    def correct(
+        self, table: Table, game_version: int, kind: str, deal: int | None, actor: Actor
+    ) -> None:
         """The director changed a confirmed table's game (``Game.change``, in its
         transaction): the confirmation is void, and the tournament's history says which
         table and which deal, as the game's does."""
 
         def apply(tournament: Tournament) -> dict[str, Any]:
             return {"series": table.series, "table": table.number, "deal": deal,
-                    "change": kind, "game_version": game.version}  # fmt: skip
+                    "change": kind, "game_version": game_version}  # fmt: skip
 
         version = Tournament.objects.filter(pk=self.pk).values_list("version", flat=True).get()
         self.change(version=version, once=None, actor=actor, kind="corrected", apply=apply)

@@ -56,6 +56,11 @@ urlpatterns = [
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<token:token>/", tournaments.tournament_page, name="tournament"),
     path("tournaments/<token:token>/enter/", tournaments.tournament_enter, name="tournament-enter"),
+    path(
+        "tournaments/<token:token>/enter/people/",
+        tournaments.tournament_enter_people,
+        name="tournament-enter-people",
+    ),
     path("tournaments/<token:token>/drop/", tournaments.tournament_drop, name="tournament-drop"),
     path("tournaments/<token:token>/links/", tournaments.tournament_link, name="tournament-link"),
     path(

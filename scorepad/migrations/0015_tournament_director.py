@@ -5,20 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorepad', '0014_tournaments'),
+        ("scorepad", "0014_tournaments"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entrant',
-            name='person',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='entries', to='scorepad.person'),
+            model_name="entrant",
+            name="person",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="entries",
+                to="scorepad.person",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='proposal',
+            model_name="tournament",
+            name="proposal",
             field=models.JSONField(blank=True, default=None, null=True),
         ),
     ]

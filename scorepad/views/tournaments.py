@@ -36,11 +36,14 @@ from rules.i18n import engine_message
 from ..access import (
     TOURNAMENTS,
     Access,
+    circle_grant,
     device,
     editor_link_shown,
     forbidden,
+    is_editor,
     private_to_editors,
     remember_created,
+    remember_directing,
 )
 from ..access import shared_view as _shared_view
 from ..forms.change import once_token
@@ -92,7 +95,22 @@ def tournament_url(token: str, name: str = "tournament") -> str:
 @require_http_methods(["GET", "POST"])
 @private_to_editors
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    """Set a tournament up; this phone is its director."""
+    """Set a tournament up; this phone is its director. ``circle`` (a signed reference from
+    the circle's page, its editor's) makes it the circle's: its players are the circle's
+    people, its tables' games are the circle's games (they count in its ratings)."""
+    source = request.POST if request.method == "POST" else request.GET
+    reference = source.get("circle", "")
+    grant = circle_grant(reference) if reference else None
+    if reference and (
+        grant is None or not (grant.whole_circle or is_editor(request, grant.circle))
+    ):
+        messages.error(
+            request,
+            _("Only the circle's editor link starts its tournament: open the circle's new link."),
+        )
+        return redirect("home")
+    circle = grant.circle if grant is not None else None
+    extra = {"circle": circle, "circle_ref": reference if circle is not None else ""}
     if request.method == "POST":
         replay = replayed_start(request, "tournament", "tournament")
         if replay is not None:
@@ -109,11 +127,13 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     minutes=data["minutes"],
                     ranking=data["ranking"],
                     seating=data["seating"],
+                    circle=circle,
                 )
+                details = {"name": tournament.name}
+                if circle is not None:
+                    details["circle"] = circle.name
                 tournament.start(
-                    actor=Actor("creator", device(request)),
-                    once=data["once"],
-                    details={"name": tournament.name},
+                    actor=Actor("creator", device(request)), once=data["once"], details=details
                 )
             remember_created(request, tournament)
             messages.success(request, _("The tournament is set up: players can enter now."))
@@ -121,7 +141,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     else:
         form = TournamentForm()
         form.initial["once"] = once_token()
-    return render(request, "scorepad/tournament_new.html", {"form": form})
+    return render(request, "scorepad/tournament_new.html", {"form": form, **extra})
 
 
 def _held_players(request: HttpRequest, tournament: Tournament) -> list[Entrant]:
@@ -159,7 +179,9 @@ def render_tournament(
         "tables": tournament.tables_of(tournament.current) if tournament.current else [],
         "standings": standings(tournament, players) if tournament.current else [],
         **seating_context(tournament, players),
+        "circle_people": _circle_people(tournament) if access.can_edit else [],
     }
+    remember_directing(request, access)
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
         context["registration_url"] = registration_url
@@ -207,7 +229,7 @@ def history(tournament: Tournament, players: list[Entrant]) -> list[Any]:
             parts.append(_("left the game of table %(n)d") % {"n": d["table"]})
         if d.get("proposal_dropped"):
             parts.append(_("the proposed seating is dropped: propose it again"))
-        event.detail = " · ".join(p for p in parts if p)
+        setattr(event, "detail", " · ".join(p for p in parts if p))  # noqa: B010
     return events
 
 
@@ -219,9 +241,7 @@ def seating_context(tournament: Tournament, players: list[Entrant]) -> dict[str,
     context: dict[str, Any] = {"proposal": None, "series_how": ""}
     seating = tournament.proposed()
     if seating is not None:
-        context["proposal"] = [
-            [by_number[n] for n in table] for table in seating.tables if table
-        ]
+        context["proposal"] = [[by_number[n] for n in table] for table in seating.tables if table]
         context["proposal_how"] = how_seated(tournament.proposal or {}, names)
         context["proposal_players"] = sorted(
             (by_number[n] for n in seating.players), key=lambda p: p.number
@@ -240,6 +260,31 @@ def tournament_page(request: HttpRequest, access: Access) -> HttpResponse:
 
 def _stale(request: HttpRequest, fresh: Access) -> HttpResponse:
     return render_tournament(request, fresh, notice=stale_notice(fresh), status=409)
+
+
+def _entry_refused() -> dict[type[Exception], Any]:
+    """What entering a player refuses, in words."""
+    return {
+        TournamentClosed: lambda exc: _("The last series has started: no one enters any more."),
+        TournamentFull: lambda exc: (
+            _("The tournament has %(n)d players, as many as it can.") % {"n": PLAYERS_MAX}
+        ),
+        EntrantNameTaken: lambda exc: (
+            _(
+                "%(name)s is entered already (start number %(n)d); add something to tell the two"
+                " apart, such as an initial."
+            )
+            % {"name": exc.entrant.name, "n": exc.entrant.number}
+        ),
+    }
+
+
+def _circle_people(tournament: Tournament) -> list[Any]:
+    """The people of the tournament's circle who have not entered it (none without one)."""
+    if tournament.circle is None:
+        return []
+    entered = set(tournament.entrants.exclude(person=None).values_list("person_id", flat=True))
+    return [p for p in tournament.circle.people() if p.pk not in entered]
 
 
 @require_POST
@@ -269,26 +314,35 @@ def tournament_enter(request: HttpRequest, access: Access) -> HttpResponse:
             "n": event.details["number"],
         }
 
-    refused: dict[type[Exception], Any] = {
-        TournamentClosed: lambda exc: _("The last series has started: no one enters any more."),
-        TournamentFull: lambda exc: (
-            _("The tournament has %(n)d players, as many as it can.") % {"n": PLAYERS_MAX}
-        ),
-        EntrantNameTaken: lambda exc: (
-            _(
-                "%(name)s is entered already (start number %(n)d); add something to tell the two"
-                " apart, such as an initial."
-            )
-            % {"name": exc.entrant.name, "n": exc.entrant.number}
-        ),
-    }
-    response = write(request, access, change, done, stale=_stale, refused=refused)
+    response = write(request, access, change, done, stale=_stale, refused=_entry_refused())
     player = entered.get("player")
     if player is not None and not access.can_edit:  # the phone keeps its player's link
         held = request.session.get(PLAYER_LINKS, [])
         request.session[PLAYER_LINKS] = [*held, player.token][-20:]
         return redirect(reverse("tournament-player", kwargs={"token": player.token}))
     return response
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_enter_people(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director enters people of the tournament's circle, ticked on the page."""
+    tournament = access.tournament
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
+    picked = [small_int(v) for v in request.POST.getlist("person")]
+    offered = {p.pk for p in _circle_people(tournament)}
+    if tournament.circle_id is None or not picked or not set(picked) <= offered:
+        message = _("Tick the people of the circle who play.")
+        return answer(request, access, "invalid", message, ERROR)
+
+    def change(**kwargs: Any):
+        return tournament.enter_people([pk for pk in picked if pk is not None], **kwargs)
+
+    def done(event) -> str:
+        return _("Entered: %(names)s.") % {"names": event.details["name"]}
+
+    return write(request, access, change, done, stale=_stale, refused=_entry_refused())
 
 
 @require_POST
