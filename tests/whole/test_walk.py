@@ -101,6 +101,9 @@ WRITES = {
     "tournament-drop": "drop_out_of_tournament",
     "tournament-link": "replace_tournament_link",
     "tournament-series": "seat_a_series",
+    "tournament-propose": "propose_a_seating",
+    "tournament-swap": "swap_two_players",
+    "tournament-enter-people": "enter_circle_people",
     "tournament-confirm": "confirm_a_table",
 }
 # How a phone sends a write of an evening's or a circle's page: a form without JavaScript,
