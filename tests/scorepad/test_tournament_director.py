@@ -60,7 +60,7 @@ def test_the_director_sees_the_proposed_seating_swaps_two_players_and_starts_it(
     drawn = engine.draw(range(1, 7), get_variant("romme"), t.seed, 1)
     assert t.proposed().tables == drawn.tables
     page = _page(director, t)
-    assert f"Proposed drawn from the seed {t.seed}." in page
+    assert f"Proposed seating: drawn from the seed {t.seed}." in page
     first, second = drawn.tables[0][0], drawn.tables[1][0]  # players at different tables
     a, b = _names(t, (first, second))
     assert f"{a} ({first})" in page
@@ -86,7 +86,7 @@ def test_the_director_sees_the_proposed_seating_swaps_two_players_and_starts_it(
     t.refresh_from_db()
     assert [s.tables for s in t.seatings()] == [expected]
     page = _page(director, t)
-    assert f"Seated drawn from the seed {t.seed}; swapped: {a} ⇄ {b}." in page
+    assert f"Seating: drawn from the seed {t.seed}; swapped: {a} ⇄ {b}." in page
     history = [(e.kind, e.details.get("seed")) for e in t.events.all()[:3]]
     assert history == [("series", t.seed), ("swapped", t.seed), ("proposed", t.seed)]
     assert f"Players swapped: {a} ⇄ {b}" in page
