@@ -206,7 +206,12 @@ class Tournament(Shared):
             raise TournamentClosed
         name = person.name if person is not None else name
         entrants = self.entrants.all()
-        taken = next((e for e in entrants if e.key == name_key(name)), None)
+        # The same name, or the same person of the circle under a name they had before.
+        taken = next(
+            (e for e in entrants
+             if e.key == name_key(name) or (person is not None and e.person_id == person.pk)),
+            None,
+        )  # fmt: skip
         if taken is not None:
             raise EntrantNameTaken(taken)
         if len(entrants) >= PLAYERS_MAX:

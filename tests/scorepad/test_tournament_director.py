@@ -303,11 +303,16 @@ def test_a_tournament_of_a_circle_seats_its_people_and_its_games_count(director)
     # A name the circle knows is its person, spelled the circle's way.
     refused = _enter(director, t.editor_token, "anna", follow=True)
     assert "Anna is entered already" in unescape(refused.content.decode())
+    # So is a person entered under the name they had before the circle renamed them.
+    zoe.name = "Zoey"
+    zoe.save()
+    refused = _enter(director, t.editor_token, "Zoey", follow=True)
+    assert "Zoe is entered already (start number 4)" in unescape(refused.content.decode())
     _series(director, t)
     t.refresh_from_db()
     game = t.tables_of(1)[0].game
     assert game.circle == circle
-    assert {s.person.name for s in game.seats.all()} == {"Anna", "Ben", "Cleo", "Zoe"}
+    assert {s.person.name for s in game.seats.all()} == {"Anna", "Ben", "Cleo", "Zoey"}
     _play_out(t.tables_of(1)[0])
     # The game counts in the circle's records and ratings.
     records = game_records(zoe)

@@ -1414,7 +1414,7 @@ class Walk(RuleBasedStateMachine):
         """The director types a name, or phone B enters one through the registration link
         (and lands on its player's own page); a name entered already is refused. In a
         circle's tournament, the director ticks its people instead (``picks``, when any)."""
-        from scorepad.models import Circle
+        from scorepad.models import Circle, Entrant
 
         pk = sorted(self.tournaments)[t % len(self.tournaments)]
         people = self.phones["A"].get(self.tournament_url(pk)).form("/enter/people/")
@@ -1425,11 +1425,19 @@ class Walk(RuleBasedStateMachine):
         form = self.phones[who].get(self.tournament_url(pk, which)).form("/enter/")
         assert form is not None, "no form to enter a player"
         before = self.versions()["tournaments"][pk]
+        # In a circle's tournament the name is the circle's person's (its spelling); a person
+        # entered under a name they had before is entered already.
+        circle = self.tournament_circle[pk]
+        person = Circle.objects.get(pk=circle).find(name) if circle is not None else None
+        entered = (
+            person is not None and Entrant.objects.filter(tournament_id=pk, person=person).exists()
+        )
         page = self.post(who, form, {"name": name})
-        if self.tournament_circle[pk] is not None:  # the circle's person: its spelling
-            name = Circle.objects.get(pk=self.tournament_circle[pk]).find(name).name
+        if circle is not None:
+            found = Circle.objects.get(pk=circle).find(name)
+            name = found.name if found is not None else name
         after = self.versions()["tournaments"][pk]
-        taken = name.casefold() in {n.casefold() for n in self.tournaments[pk]}
+        taken = entered or name.casefold() in {n.casefold() for n in self.tournaments[pk]}
         if taken:
             assert after == before, "a name entered twice was entered again"
             assert "is entered already" in page.html
