@@ -16,7 +16,7 @@ from django.urls import get_resolver
 from django.utils import translation
 
 from rules.engine.variants import VARIANT_IDS
-from rules.pages import GLOSSARY, INDEX, KINDS, get_page
+from rules.pages import GAMELESS, KINDS, get_page
 from scorepad.board import PARTS, TEMPLATE
 
 
@@ -36,7 +36,7 @@ def warm() -> dict[str, int]:
         with translation.override(code):
             translation.gettext("Deal")
         for kind in KINDS:
-            for variant_id in (None,) if kind in (INDEX, GLOSSARY) else VARIANT_IDS:
+            for variant_id in (None,) if kind in GAMELESS else VARIANT_IDS:
                 get_page(kind, variant_id, code)
                 pages += 1
     connections.close_all()

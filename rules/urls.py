@@ -10,6 +10,7 @@ urlpatterns = [
 urlpatterns += [
     path("rules/", views.rules_index, name="rules-index"),
     path("rules/glossary/", views.rules_glossary, name="rules-glossary"),  # before the games
+    path("rules/tournament/", views.rules_tournament, name="rules-tournament"),
     path("rules/<slug:variant_id>/", views.rules_variant, name="rules-variant"),
     path("rules/<slug:variant_id>/summary/", views.rules_summary, name="rules-summary"),
 ]

@@ -63,6 +63,19 @@ def rules_glossary(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_safe
+def rules_tournament(request: HttpRequest) -> HttpResponse:
+    """``/<lang>/rules/tournament/``: how a club tournament works (series, tables, the draw
+    from a seed, the ranking across tables, confirmation), with a worked example the engine
+    computes when the page is rendered."""
+    lang = get_language()
+    return render(
+        request,
+        "rules/tournament.html",
+        {"page": pages.get_page(pages.TOURNAMENT, None, lang), "w": words(lang)},
+    )
+
+
 def _variant_page(request: HttpRequest, variant_id: str, kind: str) -> HttpResponse:
     if variant_id not in VARIANT_IDS:
         raise Http404("no such game")

@@ -18,12 +18,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules.engine.dealing import next_playing
 from rules.engine.variants import CLASSIC
@@ -34,6 +36,10 @@ from .evenings import EveningPage
 from .models import Game, roots
 from .sheet import Sheet
 from .templatetags.evenings import amount, signed_money
+from .templatetags.scorepad import points
+
+if TYPE_CHECKING:
+    from .tournaments import Tournament
 
 # The players' colours of the light stylesheet (static/css/app.css, --p0 ... --p5; a test
 # keeps them equal) and the colour each mark takes: .m0 ... .m5 the six, .m6 ... .m11 the
@@ -262,6 +268,49 @@ def evening_result(page: EveningPage) -> Result:
         note=note,
         so_far=so_far,
         filename=_filename("evening", evening.date, evening.pk),
+        language=translation.get_language() or "en",
+    )
+
+
+SHARED_PLACES = 10  # the places a tournament's ranking shares (the whole one: CSV, JSON)
+
+
+def tournament_result(tournament: Tournament, rows: list[dict[str, Any]], done: int) -> Result:
+    """A tournament's ranking after its ``done`` series (``views.tournaments.standings``
+    rows): the first SHARED_PLACES places with their placement points; the final ranking
+    once the last series is confirmed, else the standings after series ``done``."""
+    final = done >= tournament.series
+    if final:
+        heading = _("Final ranking")
+    else:
+        heading = _("Standings after series %(n)s of %(of)s") % {
+            "n": done,
+            "of": tournament.series,
+        }
+    places = [
+        Place(
+            place=row["place"],
+            name=row["name"],
+            total=points(row["points"]),
+            mark=i % MARKS,
+            leader=row["place"] == 1,
+        )
+        for i, row in enumerate(rows[:SHARED_PLACES])
+    ]
+    notes = [] if final else [heading + "."]
+    notes.append(_("Placement points, scaled to a table of four."))
+    if len(rows) > SHARED_PLACES:
+        notes.append(
+            ngettext("%(n)d player in all.", "%(n)d players in all.", len(rows)) % {"n": len(rows)}
+        )
+    return Result(
+        title=tournament.name,
+        date=_day(tournament.created_at),
+        heading=heading,
+        places=places,
+        note=" ".join(notes),
+        so_far=not final,
+        filename=_filename("tournament", tournament.created_at, tournament.pk),
         language=translation.get_language() or "en",
     )
 

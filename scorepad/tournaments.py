@@ -275,6 +275,13 @@ class Tournament(Shared):
             .order_by("number")
         )
 
+    @property
+    def series_done(self) -> int:
+        """The series whose every table has confirmed its result (0: none yet)."""
+        if self.current and all(t.confirmed for t in self.tables_of(self.current)):
+            return self.current
+        return max(self.current - 1, 0)
+
     def seatings(self) -> list[engine.Seating[int]]:
         """Who sat at which table in each series started, by start number."""
         out = []
@@ -305,10 +312,12 @@ class Tournament(Shared):
             )
         return out
 
-    def ranked(self) -> engine.Ranking[int]:
-        """The ranking of every player after the confirmed tables of the series played."""
+    def ranked(self, through: int | None = None) -> engine.Ranking[int]:
+        """The ranking of every player after the confirmed tables of the series played (of
+        the first ``through`` series only, when given)."""
         players = self.players()
-        series = [self.results(n) for n in range(1, self.current + 1)]
+        last = self.current if through is None else min(through, self.current)
+        series = [self.results(n) for n in range(1, last + 1)]
         return engine.rank(
             [p.number for p in players],
             series,

@@ -102,7 +102,7 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-class _SafeWriter:
+class SafeWriter:
     def __init__(self, out: io.StringIO, delimiter: str = ","):
         self.writer = csv.writer(out, delimiter=delimiter)
 
@@ -123,7 +123,7 @@ def export_csv(sheet: Sheet) -> str:
     imports, and it keeps names exactly as they are."""
     out = io.StringIO()
     out.write("\ufeff")
-    writer = _SafeWriter(out, csv_delimiter())
+    writer = SafeWriter(out, csv_delimiter())
     names = [s.name for s in sheet.seats]
     contract = sheet.game.deal_specs is not None
     head = [_("deal"), _("dealer"), _("went out")]

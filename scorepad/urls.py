@@ -1,7 +1,18 @@
 from django.urls import path, register_converter
 
 from .tokens import LINK_SHAPE
-from .views import circles, deals, evenings, games, players, seats, sheet, tablemode, tournaments
+from .views import (
+    circles,
+    deals,
+    evenings,
+    games,
+    players,
+    seats,
+    sheet,
+    tablemode,
+    tournament_paper,
+    tournaments,
+)
 
 
 class TokenConverter:
@@ -72,6 +83,36 @@ urlpatterns = [
         name="tournament-propose",
     ),
     path("tournaments/<token:token>/swap/", tournaments.tournament_swap, name="tournament-swap"),
+    path(
+        "tournaments/<token:token>/print/cards/",
+        tournament_paper.tournament_cards,
+        name="tournament-cards",
+    ),
+    path(
+        "tournaments/<token:token>/print/sheets/",
+        tournament_paper.tournament_sheets,
+        name="tournament-sheets",
+    ),
+    path(
+        "tournaments/<token:token>/print/ranking/",
+        tournament_paper.tournament_ranking,
+        name="tournament-ranking",
+    ),
+    path(
+        "tournaments/<token:token>/standings.csv",
+        tournament_paper.tournament_csv,
+        name="tournament-csv",
+    ),
+    path(
+        "tournaments/<token:token>/standings.json",
+        tournament_paper.tournament_json,
+        name="tournament-json",
+    ),
+    path(
+        "tournaments/<token:token>/result.svg",
+        tournament_paper.tournament_result_svg,
+        name="tournament-result",
+    ),
     path(
         "tournaments/players/<token:token>/confirm/",
         tournaments.tournament_confirm,

@@ -3,8 +3,9 @@ from hypothesis import HealthCheck, settings
 
 from tests.catalogues import compile_catalogues
 
-# Where the run's time went (printed at its end), and which tests run on which database.
-pytest_plugins = ["tests.timings", "tests.databases"]
+# Where the run's time went (printed at its end), which tests run on which database, and a
+# test whose worker crashed run once more (tests/crashes.py).
+pytest_plugins = ["tests.timings", "tests.databases", "tests.crashes"]
 
 # Property tests check behaviour, not speed: no per-example deadline, and a busy CI machine
 # must not turn "slow data generation" into a failure.

@@ -109,14 +109,18 @@ class StreamProcess:
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            # Each try's connection is closed, answered or not: on a loaded machine the
+            # first tries time out while the process starts, and a socket left open there
+            # is an unraisable ResourceWarning that fails whichever test comes next.
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 conn.request("GET", "/live/health")
                 if conn.getresponse().status == 200:
-                    conn.close()
                     return self
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.1)
+            finally:
+                conn.close()
             if self.process.poll() is not None:
                 raise RuntimeError("the stream process stopped at start")
         raise RuntimeError("the stream process never answered")

@@ -85,6 +85,8 @@ def texts(lang: str) -> list[tuple[Path, int, str]]:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if toml:  # a key is the code's name, not a word a reader sees
                 line = re.sub(r'^\s*"?[\w-]+"?\s*=', "=", line)
+            else:  # nor a placeholder (it becomes cards and numbers) or a heading's id
+                line = re.sub(r"\[\[.*?\]\]|\{#[^}]*\}", " ", line)
             found.append((path, number, line))
     po = ROOT / "locale" / lang / "LC_MESSAGES" / "django.po"
     if po.is_file():

@@ -6,6 +6,7 @@ Files (``rules/content/``):
 * ``<variant-id>/<lang>.summary.md`` — its one-page summary;
 * ``index/<lang>.md`` — the introduction of the rules index;
 * ``glossary/<lang>.md`` — the glossary page of the language (every entry of its words file);
+* ``tournament/<lang>.md`` — how a club tournament works (series, tables, draw, ranking);
 * ``words/<lang>.toml`` — page furniture, card names, house-rule texts and the glossary.
 
 A text starts with ``key: value`` lines (``title``, ``essence``), then a blank line, then
@@ -43,9 +44,10 @@ RULES = "rules"
 SUMMARY = "summary"
 INDEX = "index"
 GLOSSARY = "glossary"
-KINDS = (RULES, SUMMARY, INDEX, GLOSSARY)
-# Pages of no game: the rules index and the glossary.
-GAMELESS = (INDEX, GLOSSARY)
+TOURNAMENT = "tournament"
+KINDS = (RULES, SUMMARY, INDEX, GLOSSARY, TOURNAMENT)
+# Pages of no game: the rules index, the glossary and the club tournament.
+GAMELESS = (INDEX, GLOSSARY, TOURNAMENT)
 
 # The sections of every full rules page, in order; their ids are the same in every language.
 SECTION_IDS = (
@@ -63,6 +65,18 @@ SECTION_IDS = (
     "glossary",
 )
 
+# The sections of the tournament page, in order, the same ids in every language.
+TOURNAMENT_SECTION_IDS = (
+    "series",
+    "tables",
+    "draw",
+    "later-series",
+    "ranking",
+    "example",
+    "confirmation",
+    "players",
+)
+
 __all__ = [
     "GAMELESS",
     "GLOSSARY",
@@ -71,6 +85,8 @@ __all__ = [
     "RULES",
     "SECTION_IDS",
     "SUMMARY",
+    "TOURNAMENT",
+    "TOURNAMENT_SECTION_IDS",
     "ContentError",
     "Example",
     "GameOptions",

@@ -41,6 +41,19 @@ Block placeholders (a paragraph of their own):
 ``[[deal: Anna=out Ben=5S,7H,QD Cleo=AH,JK]]``
     one deal of a penalty game (``penalty_deal``), with ``handromme=true`` and house-rule
     options (``handromme_doubles=true``) as further arguments.
+``[[seating: romme 13]]`` (inline)
+    the table sizes of a series (``tournament.table_sizes``): ``4 + 3 + 3 + 3``.
+``[[placement: 5]]`` (inline)
+    the placement points of each place at a table of that size: ``3, 2.25, 1.5, 0.75, 0``.
+``[[draw: romme players=13 seed=482913]]``
+    the seating of series 1 drawn from the seed (``tournament.draw``), start numbers 1 to n.
+``[[series: romme seed=482913 | 1=40 2=85 | 3=30 4=90:left]]``
+    one series of a tournament, a group per table (start number = final total, ``:left`` for
+    a player who left the game): each player's place, placement points and score against
+    the table (``tournament.series_scores``).
+``[[ranking: romme seed=482913 order=relative | ...]]``
+    the ranking after that series (``tournament.rank``), with what separated each player
+    from the one above; ``order=relative`` puts the score against the table first.
 ``[[glossary]]``
     the glossary of the language, the entries that concern the page's game (on a page of no
     game, every entry, each limited one with the games it concerns).
@@ -54,12 +67,14 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 
+from rules.engine import tournament
 from rules.engine.cards import Card, CardError, parse_card
 from rules.engine.scoring import (
     classic_ledger,
@@ -67,7 +82,14 @@ from rules.engine.scoring import (
     hand_penalty,
     penalty_deal,
 )
-from rules.engine.variants import CLASSIC_PAYMENTS, ROMME, VARIANT_IDS, Variant, get_variant
+from rules.engine.variants import (
+    CLASSIC,
+    CLASSIC_PAYMENTS,
+    ROMME,
+    VARIANT_IDS,
+    Variant,
+    get_variant,
+)
 
 from .faces import face
 from .words import contract_text, payment_label, rank_text, words
@@ -593,6 +615,174 @@ def _deal(ctx: RenderContext, args: str) -> etree.Element:
     return wrap
 
 
+# --- the club tournament ----------------------------------------------------------------------
+
+
+def decimal(value: Fraction, lang: str, signed: bool = False) -> str:
+    """A placement point or a relative score as the language writes it: at most two decimals
+    (``2.25``, ``1.5``, ``3``), a comma but in English, a minus sign (``−60``), a plus sign
+    when ``signed``."""
+    text = f"{float(abs(value)):.2f}".rstrip("0").rstrip(".")
+    if lang != "en":
+        text = text.replace(".", ",")
+    if value < 0:
+        return f"{MINUS}{text}"
+    return f"+{text}" if signed and value > 0 else text
+
+
+def _tournament_variant(word: str) -> Variant:
+    if word not in VARIANT_IDS:
+        raise ContentError(f"the first word is a game, one of {list(VARIANT_IDS)}, not {word!r}")
+    return get_variant(word)
+
+
+def _seating(ctx: RenderContext, args: str) -> etree.Element:
+    pairs, bare = _pairs(args)
+    if len(bare) != 2 or pairs:
+        raise ContentError("give a game and a number of players: [[seating: romme 13]]")
+    sizes = tournament.table_sizes(int(bare[1]), _tournament_variant(bare[0]))
+    ctx.examples.append(Example("seating", bare[0], args, sizes))
+    return _number("seating", args, sizes[0], " + ".join(map(str, sizes)))
+
+
+def _placement(ctx: RenderContext, args: str) -> etree.Element:
+    size = int(args.strip())
+    points = [tournament.placement_points(size, place) for place in range(1, size + 1)]
+    ctx.examples.append(Example("placement", None, args, tuple(points)))
+    return _number("placement", args, size, ", ".join(decimal(p, ctx.lang) for p in points))
+
+
+def _region(section: str = "", label: str = "") -> etree.Element:
+    """A wrap for a wide table: scrolled sideways on a small phone, so reachable by keyboard
+    and named, by its section's heading (the tournament page's ``## … {#draw}``) or a label
+    (two rankings in one section)."""
+    wrap = _el("div", cls="table-wrap", tabindex="0", role="region")
+    if label:
+        wrap.set("aria-label", label)
+    else:
+        wrap.set("aria-labelledby", section)
+    return wrap
+
+
+def _draw(ctx: RenderContext, args: str) -> etree.Element:
+    pairs, bare = _pairs(args)
+    if len(bare) != 1 or set(pairs) != {"players", "seed"}:
+        raise ContentError("give a game, players=N and seed=S")
+    variant = _tournament_variant(bare[0])
+    players = range(1, int(pairs["players"]) + 1)
+    seating = tournament.draw(list(players), variant, pairs["seed"], 1)
+    ctx.examples.append(Example("draw", variant.id, args, seating.tables))
+    w = ctx.words["tournament"]
+    rows = [
+        [w["table"] % {"n": n}, _number("draw", args, n, ", ".join(map(str, table)))]
+        for n, table in enumerate(seating.tables, start=1)
+    ]
+    wrap = _region("draw")
+    wrap.append(_table([w["table_head"], w["start_numbers"]], rows, "rules-table draw"))
+    return wrap
+
+
+@dataclass(frozen=True)
+class TournamentExample:
+    """The arguments of ``[[series: …]]`` and ``[[ranking: …]]`` read: the game, the seed, the
+    ranking's order, one result per table (start numbers as players)."""
+
+    variant: Variant
+    seed: str
+    order: str
+    tables: tuple[tournament.TableResult[int], ...]
+
+    @property
+    def players(self) -> list[int]:
+        return sorted(p for table in self.tables for p in table.totals)
+
+
+def tournament_example(args: str) -> TournamentExample:
+    head, *groups = args.split("|")
+    pairs, bare = _pairs(head)
+    if len(bare) != 1 or "seed" not in pairs or set(pairs) - {"seed", "order"} or not groups:
+        raise ContentError("give a game, seed=S (order=relative), then | and a group per table")
+    order = pairs.get("order", tournament.POINTS_FIRST)
+    if order not in (tournament.POINTS_FIRST, tournament.RELATIVE_FIRST):
+        raise ContentError(f"no ranking order {order!r}")
+    tables = []
+    for group in groups:
+        totals: dict[int, int] = {}
+        left = set()
+        for token in group.split():
+            number, _, value = token.partition("=")
+            total, _, mark = value.partition(":")
+            if mark not in ("", "left"):
+                raise ContentError(f"a player is number=total or number=total:left, not {token!r}")
+            totals[int(number)] = int(total)
+            if mark:
+                left.add(int(number))
+        tables.append(tournament.TableResult(totals, frozenset(left)))
+    return TournamentExample(_tournament_variant(bare[0]), pairs["seed"], order, tuple(tables))
+
+
+def _series(ctx: RenderContext, args: str) -> etree.Element:
+    example = tournament_example(args)
+    scores = tournament.series_scores(example.tables, example.variant)
+    ctx.examples.append(Example("series", example.variant.id, args, scores))
+    w = ctx.words["tournament"]
+    total = ctx.words["tables"]["points" if example.variant.id == CLASSIC else "penalty"]
+    rows: list[list[Any]] = []
+    for number, result in enumerate(example.tables, start=1):
+        for i, player in enumerate(result.totals):
+            score = scores[player]
+            shared = sum(1 for s in result.totals if scores[s].place == score.place) > 1
+            place = f"{score.place}{' =' if shared else ''}"
+            shown = str(result.totals[player])
+            if player in result.left:
+                shown += f" ({w['left']})"
+            rows.append(
+                [
+                    RowSpan(w["table"] % {"n": number}, len(result.totals)) if i == 0 else None,
+                    str(player),
+                    shown,
+                    place,
+                    _number("series", args, 0, decimal(score.points, ctx.lang)),
+                    _number("series", args, 0, decimal(score.relative, ctx.lang, signed=True)),
+                ]
+            )
+    head = [w["table_head"], w["player"], total, w["place"], w["points"], w["relative"]]
+    wrap = _region("example")
+    wrap.append(_table(head, rows, "rules-table series"))
+    return wrap
+
+
+def _ranking(ctx: RenderContext, args: str) -> etree.Element:
+    example = tournament_example(args)
+    ranking = tournament.rank(
+        example.players, [example.tables], example.variant, example.seed, order=example.order
+    )
+    ctx.examples.append(Example("ranking", example.variant.id, args, ranking))
+    w = ctx.words["tournament"]
+    rows: list[list[Any]] = []
+    for row in ranking.rows:
+        by = w[f"by_{row.separated_by}"] if row.separated_by else ""
+        rows.append(
+            [
+                str(row.place),
+                str(row.player) + (f" ({w['dropped']})" if row.dropped else ""),
+                _number("ranking", args, 0, decimal(row.points, ctx.lang)),
+                _number("ranking", args, 0, decimal(row.relative, ctx.lang, signed=True)),
+                decimal(row.best, ctx.lang),
+                str(row.lot),
+                by,
+            ]
+        )
+    head = ["#", w["player"], w["points"], w["relative"], w["best"], w["lot"], w["separated"]]
+    if example.order == tournament.RELATIVE_FIRST:
+        head[2], head[3] = head[3], head[2]
+        for row_cells in rows:
+            row_cells[2], row_cells[3] = row_cells[3], row_cells[2]
+    wrap = _region(label=f"{w['standings']}: {w['order_' + example.order]}")
+    wrap.append(_table(head, rows, "rules-table ranking"))
+    return wrap
+
+
 def _glossary(ctx: RenderContext, args: str) -> etree.Element:
     vid = ctx.variant.id if ctx.variant else None
     dl = _el("dl", cls="glossary")
@@ -628,6 +818,11 @@ HANDLERS: dict[str, Callable[[RenderContext, str], etree.Element]] = {
     "table": _table_block,
     "ledger": _ledger,
     "deal": _deal,
+    "seating": _seating,
+    "placement": _placement,
+    "draw": _draw,
+    "series": _series,
+    "ranking": _ranking,
     "glossary": _glossary,
     "options": _options_slot,
 }

@@ -47,6 +47,20 @@ FROM_CATALOGUE = {
     ("tables", "deal"): "Deal",
     ("tables", "player"): "Player",
     ("tables", "penalty"): "Penalty",
+    # the club tournament's tables: the words of the tournament's standings
+    ("tournament", "table"): "Table %(n)s",
+    ("tournament", "points"): "Placement points",
+    ("tournament", "relative"): "Against the table",
+    ("tournament", "separated"): "Behind the one above on",
+    ("tournament", "dropped"): "dropped out",
+    ("tournament", "by_dropped"): "dropped out",
+    ("tournament", "by_points"): "placement points",
+    ("tournament", "by_relative"): "score against the table",
+    ("tournament", "by_best"): "best single series",
+    ("tournament", "by_lot"): "the lot",
+    ("tournament", "standings"): "Standings",
+    ("tournament", "order_points"): "placement points first",
+    ("tournament", "order_relative"): "score against the table first",
 }
 
 

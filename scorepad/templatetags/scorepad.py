@@ -31,6 +31,15 @@ register.filter("signed", signed)
 
 
 @register.filter
+def points(value) -> str:
+    """A tournament's placement points as the language writes them, as short as exact: 3,
+    1.5, 1.875 (they are multiples of 1/8, three places at most)."""
+    if value is None:
+        return "–"
+    return floatformat(value, -3).rstrip("0").rstrip(".,") if value % 1 else floatformat(value, 0)
+
+
+@register.filter
 def signed_one(value) -> str:
     """An average of the classic game with one decimal, signed as the sheet signs: +1.5, −0.3."""
     if value is None:

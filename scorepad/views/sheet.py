@@ -145,10 +145,13 @@ def game_history(request: HttpRequest, access: Access) -> HttpResponse:
     )
 
 
-def _qr(url: str) -> str:
+def _qr(url: str, *, scalable: bool = False) -> str:
+    """The QR code of ``url`` as inline SVG; ``scalable``: with a viewBox and no size, as
+    large as the page's stylesheet makes it (a printed table card)."""
     return segno.make(url, error="m").svg_inline(
-        scale=5, border=2, svgclass="qr", lineclass="qr-dark", light="#fff", dark="#000"
-    )
+        scale=5, border=2, svgclass="qr", lineclass="qr-dark", light="#fff", dark="#000",
+        omitsize=scalable,
+    )  # fmt: skip
 
 
 @require_http_methods(["GET", "POST"])

@@ -182,6 +182,9 @@ def render_tournament(
         "circle_people": _circle_people(tournament) if access.can_edit else [],
     }
     remember_directing(request, access)
+    from .tournament_paper import share_context  # that module reads this one's standings
+
+    context.update(share_context(request, access, context["standings"] or None))
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
         context["registration_url"] = registration_url
@@ -382,9 +385,13 @@ SEPARATED = {
 }
 
 
-def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, Any]]:
-    """The ranking after the confirmed tables, a row a player: place, name, placement
-    points, score against the table, and what separated the player from the one above."""
+def standings(
+    tournament: Tournament, players: list[Entrant], through: int | None = None
+) -> list[dict[str, Any]]:
+    """The ranking after the confirmed tables (of the first ``through`` series), a row a
+    player: place, name, placement points (each series' and their sum), score against the
+    table, best single series, and what separated the player from the one above (in words,
+    and the engine's code in ``tie_break``)."""
     names = {p.number: p.name for p in players}
     return [
         {
@@ -395,8 +402,11 @@ def standings(tournament: Tournament, players: list[Entrant]) -> list[dict[str, 
             "relative": float(row.relative),
             "dropped": row.dropped,
             "separated_by": SEPARATED[row.separated_by] if row.separated_by else "",
+            "series": [None if s is None else float(s.points) for s in row.series],
+            "best": float(row.best),
+            "tie_break": row.separated_by,
         }
-        for row in tournament.ranked().rows
+        for row in tournament.ranked(through).rows
     ]
 
 

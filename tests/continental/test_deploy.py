@@ -55,7 +55,8 @@ def test_the_master_loads_templates_and_pages_without_touching_the_database():
 
     loaded = warm()
     assert loaded["templates"] == len(template_names()) > 20
-    assert loaded["pages"] == 6 * (2 * 4 + 2)  # rules and summary per variant, index, glossary
+    # rules and summary per variant, the index, the glossary and the tournament
+    assert loaded["pages"] == 6 * (2 * 4 + 3)
     assert "scorepad/game.html#sheet" in template_names()
     assert connection.connection is None
 

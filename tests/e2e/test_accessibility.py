@@ -20,6 +20,7 @@ PAGES = [
     "/pl/rules/contract-spanish/",
     "/fi/rules/romme/summary/",
     "/nb/rules/glossary/",
+    "/es/rules/tournament/",
 ]
 
 

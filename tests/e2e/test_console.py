@@ -24,6 +24,7 @@ SITE = [
     "/pl/rules/contract-spanish/",
     "/fi/rules/romme/summary/",
     "/de/rules/glossary/",
+    "/fi/rules/tournament/",
     "/en/api/",
     "/en/offline/",
     "/en/nowhere/",

@@ -51,7 +51,8 @@ def test_the_house_rules_of_a_game_are_marked(page):
 
 @pytest.mark.parametrize("lang", ["de", "pl"])
 def test_every_game_fits_a_phone_in_long_languages(page, lang):
-    for path in ("rules/", "rules/glossary/"):  # the index with its table of decks
+    # the index with its table of decks, the tournament with its tables of a series
+    for path in ("rules/", "rules/glossary/", "rules/tournament/"):
         page.goto(f"{page.base}/{lang}/{path}")
         assert _fits_the_phone(page), path
     for variant in ("classic", "contract-nordic", "contract-spanish", "romme"):
