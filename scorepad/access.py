@@ -449,7 +449,29 @@ def closed_by_confirmation(request: HttpRequest, access: Access) -> bool:
     )
     if table is None or table.confirmed_version != access.shared.version:
         return False
-    return table.tournament_id not in created_ids(request, TOURNAMENTS)
+    return not directs(request, table.tournament_id)
+
+
+DIRECTING = "scorepad_directing"  # session: {tournament id: the director's link it opened}
+
+
+def remember_directing(request: HttpRequest, access: Access) -> None:
+    """A phone that opened a tournament through its director's link directs it: it may
+    correct a confirmed table's game (``closed_by_confirmation``) while that link holds."""
+    if access.via != "editor_link":
+        return
+    held = request.session.get(DIRECTING, {})
+    if held.get(str(access.shared.pk)) != access.token:
+        request.session[DIRECTING] = {**held, str(access.shared.pk): access.token}
+
+
+def directs(request: HttpRequest, tournament_id: int) -> bool:
+    """Whether this phone directs the tournament: it started it (its session), or opened
+    its director's link, which has not been replaced since."""
+    if tournament_id in created_ids(request, TOURNAMENTS):
+        return True
+    token = request.session.get(DIRECTING, {}).get(str(tournament_id))
+    return bool(token) and Tournament.objects.filter(pk=tournament_id, editor_token=token).exists()
 
 
 def game_view(*, editor: bool = False, full: bool = True, get_deals: bool = False):

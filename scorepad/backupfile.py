@@ -445,6 +445,7 @@ def schema(old: bool) -> Record:
             "registration_token": Column(Tournament, "registration_token"),
             "circle": Column(Tournament, "circle", optional=True),
             "series_started": Column(Tournament, "series_started", optional=True),
+            "proposal": Column(Tournament, "proposal", optional=True),
             "created_at": Column(Tournament, "created_at"),
             "updated_at": Column(Tournament, "updated_at"),
             "players": Items(
@@ -458,6 +459,7 @@ def schema(old: bool) -> Record:
                             ("token", False),
                             ("first_series", True),
                             ("dropped_after", True),
+                            ("person", True),
                             ("created_at", True),
                         )
                     }

@@ -424,6 +424,18 @@ class Game(Shared):
         """Whether this many deals end the game by themselves (the last deal of a contract game)."""
         return self.total_deals is not None and deals >= self.total_deals
 
+    def confirmed_table(self, version: int) -> Table | None:
+        """This game's table of a tournament if a player confirmed its result at ``version``
+        (a change of it now is the director's correction), else None. The table is read
+        with the game by every page and write (``access``): no query then."""
+        if Game.tournament_table.is_cached(self):
+            table = getattr(self, "tournament_table", None)
+        else:
+            table = Table.objects.filter(game_id=self.pk).first()
+        if table is None or table.confirmed_version != version:
+            return None
+        return Table.objects.select_related("tournament").get(pk=table.pk)
+
     # --- changes: the kernel's, with the game's own part ----------------------------------
     def change(
         self,
@@ -456,6 +468,11 @@ class Game(Shared):
                 details["target"] = True
             if before is not None:
                 carry_difference(game, before, carried_money(game, before[0]), actor)
+            table = game.confirmed_table(version)
+            if table is not None:  # the director's correction: both histories say it
+                director = Actor("creator", actor.device)
+                deal = details.get("deal_number")
+                table.tournament.correct(table, version + 1, kind, deal, director)
             return details
 
         try:
@@ -544,7 +561,9 @@ class Game(Shared):
 
         return self.change(version=version, once=once, actor=actor, kind="joined", apply=apply)
 
-    def seat_leaves(self, position: int, *, version: int, once: str, actor: Actor, back=False):
+    def seat_leaves(
+        self, position: int, *, version: int, once: str | None, actor: Actor, back=False
+    ):
         """A player leaves the table (no more deals; the totals stay), or comes back."""
 
         def apply(game: Game) -> dict[str, Any]:

@@ -13,6 +13,7 @@ their tables are games of the score pad (docs/rules.md, "Tournament").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -25,7 +26,7 @@ from rules.engine import tournament as engine
 from rules.engine.variants import VARIANT_IDS, get_variant
 
 from .kernel import Actor, Event, Shared, SharedQuerySet, new_token
-from .models import NAME_MAX, Circle, Game, Seat
+from .models import NAME_MAX, Circle, Game, Person, Seat
 from .naming import name_key, normal_name
 
 SERIES_MAX = 12  # series a tournament may have
@@ -60,6 +61,21 @@ class SeriesOpen(Exception):
 
 class TournamentOver(Exception):
     """Every series has been played."""
+
+
+class NoProposal(Exception):
+    """The next series has no proposed seating (or the players changed since it was
+    proposed): the director proposes it first, and starts what was shown."""
+
+
+class TableTooSmall(Exception):
+    """A player's drop-out mid-series would leave their table's game with fewer players
+    than the variant needs (the game's rule for a player who leaves)."""
+
+    def __init__(self, table: int, low: int):
+        super().__init__(table, low)
+        self.table = table
+        self.low = low
 
 
 class NotConfirmable(Exception):
@@ -112,6 +128,10 @@ class Tournament(Shared):
     circle = models.ForeignKey(
         Circle, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
+    # The next series' seating as the director was shown it (``propose``), with the swaps
+    # made since: {"series", "tables" (start numbers), "how", "seed", "swaps"}; None when
+    # none is proposed. Any change that could seat it otherwise drops it (``change``).
+    proposal = models.JSONField(null=True, blank=True, default=None)
 
     objects = SharedQuerySet.as_manager()
 
@@ -141,40 +161,122 @@ class Tournament(Shared):
     def players(self) -> list[Entrant]:
         return list(self.entrants.order_by("number"))
 
+    # The changes that leave a proposed seating as it is: any other (a player entered or
+    # dropped, a table confirmed or corrected) could seat the series otherwise.
+    KEEP_PROPOSAL = frozenset({"proposed", "swapped", "link_replaced"})
+
+    def change(
+        self,
+        *,
+        version: int,
+        once: str | None,
+        actor: Actor,
+        kind: str,
+        apply: Callable[[Any], dict[str, Any]],
+    ) -> Event:
+        """``kernel.Shared.change``, dropping a proposed seating the change makes out of date
+        (its history entry says so: the director proposes it again)."""
+
+        def whole(tournament: Tournament) -> dict[str, Any]:
+            details = apply(tournament)
+            if kind not in self.KEEP_PROPOSAL and kind != "series":
+                proposal = Tournament.objects.filter(pk=tournament.pk).values_list(
+                    "proposal", flat=True
+                )
+                if proposal.get() is not None:
+                    Tournament.objects.filter(pk=tournament.pk).update(proposal=None)
+                    tournament.proposal = None
+                    details["proposal_dropped"] = True
+            return details
+
+        return super().change(version=version, once=once, actor=actor, kind=kind, apply=whole)
+
     def enter(self, name: str, *, version: int, once: str, actor: Actor) -> Event:
         """A new player, with the next start number and a link of their own; from the next
         series on (the first, before the tournament starts)."""
         name = normal_name(name) or name
 
         def apply(tournament: Tournament) -> dict[str, Any]:
-            if not tournament.registration_open:
-                raise TournamentClosed
-            entrants = tournament.entrants.all()
-            taken = next((e for e in entrants if e.key == name_key(name)), None)
-            if taken is not None:
-                raise EntrantNameTaken(taken)
-            if len(entrants) >= PLAYERS_MAX:
-                raise TournamentFull
-            number = (entrants.aggregate(m=Max("number"))["m"] or 0) + 1
-            entrant = Entrant.objects.create(
-                tournament=tournament,
-                number=number,
-                name=name,
-                first_series=tournament.current + 1,
-            )
-            return {"entrant": entrant.pk, "number": number, "name": name}
+            entrant = tournament._new_entrant(name, tournament.person_for(name))
+            return {"entrant": entrant.pk, "number": entrant.number, "name": entrant.name}
 
         return self.change(version=version, once=once, actor=actor, kind="entered", apply=apply)
 
+    def enter_people(self, pks: list[int], *, version: int, once: str, actor: Actor) -> Event:
+        """The circle's people ``pks`` enter, each with the next start number (one change)."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            circle = Circle.objects.get(pk=tournament.circle_id or 0)
+            circle.lock()
+            people = list(circle.persons.filter(pk__in=pks, merged_into__isnull=True))
+            entered = [tournament._new_entrant(p.name, p) for p in people]
+            return {"entrants": [e.pk for e in entered], "numbers": [e.number for e in entered],
+                    "name": ", ".join(e.name for e in entered)}  # fmt: skip
+
+        return self.change(version=version, once=once, actor=actor, kind="entered", apply=apply)
+
+    def _new_entrant(self, name: str, person: Person | None) -> Entrant:
+        """A new player named ``name`` (the circle's ``person``), numbered next."""
+        if not self.registration_open:
+            raise TournamentClosed
+        name = person.name if person is not None else name
+        entrants = self.entrants.all()
+        # The same name, or the same person of the circle under a name they had before.
+        taken = next(
+            (e for e in entrants
+             if e.key == name_key(name) or (person is not None and e.person_id == person.pk)),
+            None,
+        )  # fmt: skip
+        if taken is not None:
+            raise EntrantNameTaken(taken)
+        if len(entrants) >= PLAYERS_MAX:
+            raise TournamentFull
+        number = (entrants.aggregate(m=Max("number"))["m"] or 0) + 1
+        return Entrant.objects.create(
+            tournament=self,
+            number=number,
+            name=name,
+            person=person,
+            first_series=self.current + 1,
+        )
+
+    def person_for(self, name: str) -> Person | None:
+        """In a tournament of a circle, the circle's person ``name`` is (a newcomer joins the
+        circle as a new person), with the circle locked as a game's join does; else None."""
+        if self.circle_id is None:
+            return None
+        circle = Circle.objects.get(pk=self.circle_id)
+        circle.lock()
+        return circle.person_for(name)
+
     def drop_out(self, entrant_pk: int, *, version: int, once: str, actor: Actor) -> Event:
-        """A player leaves the tournament: from the series in play on (a leaver of its game,
-        docs/rules.md, Choice 30), seated in none after it."""
+        """A player leaves the tournament: from the series in play on, seated in none after
+        it. Mid-series they leave their table's game (a leaver, docs/rules.md, "Players who
+        come and go"): the table plays on and the ranking puts them last. As in the game, a
+        leaver may not leave a table with fewer players than the variant needs
+        (``TableTooSmall``); once that table's game has ended they may drop out."""
 
         def apply(tournament: Tournament) -> dict[str, Any]:
             entrant = tournament.entrants.get(pk=entrant_pk, dropped_after__isnull=True)
             entrant.dropped_after = tournament.current
             entrant.save(update_fields=["dropped_after"])
-            return {"entrant": entrant.pk, "name": entrant.name, "series": tournament.current}
+            details = {"entrant": entrant.pk, "name": entrant.name, "series": tournament.current}
+            seat = (
+                entrant.seated.filter(series=tournament.current).select_related("table").first()
+                if tournament.current
+                else None
+            )
+            if seat is not None:
+                game = Game.objects.get(pk=seat.table.game_id)
+                seats = list(game.seats.all())
+                mine = next(s for s in seats if s.position == seat.position)
+                if not game.is_finished and mine.active:
+                    low = get_variant(tournament.variant_id).min_players
+                    if sum(1 for s in seats if s.active) <= low:
+                        raise TableTooSmall(seat.table.number, low)
+                    game.seat_leaves(seat.position, version=game.version, once=None, actor=actor)
+                    details["table"] = seat.table.number
+            return details
 
         return self.change(version=version, once=once, actor=actor, kind="dropped", apply=apply)
 
@@ -253,34 +355,108 @@ class Tournament(Shared):
             order=self.ranking,
         )
 
-    def start_series(self, *, version: int, once: str, actor: Actor) -> Event:
-        """Seat the players of the next series (drawn for the first; later as the director
-        chose) and start each table's game of the score pad. The series in play must be
-        confirmed at every table first."""
+    def _next_players(self) -> list[Entrant]:
+        """The players the next series seats: every player still playing, entered by then
+        (a drop-out is seated in no later series: the tables are rebalanced here)."""
+        if self.current >= self.series:
+            raise TournamentOver
+        if self.current:
+            open_tables = [t.number for t in self.tables_of(self.current) if not t.confirmed]
+            if open_tables:
+                raise SeriesOpen(open_tables)
+        number = self.current + 1
+        return [p for p in self.players() if p.playing and p.first_series <= number]
+
+    def proposed(self) -> engine.Seating[int] | None:
+        """The proposed seating of the next series, as the engine has it, or None."""
+        p = self.proposal
+        if not p or p.get("series") != self.current + 1:
+            return None
+        return engine.Seating(
+            tuple(tuple(t) for t in p["tables"]),
+            p["how"],
+            p["seed"],
+            tuple((a, b) for a, b in p["swaps"]),
+        )
+
+    def _store_proposal(self, seating: engine.Seating[int]) -> dict[str, Any]:
+        self.proposal = {
+            "series": self.current + 1,
+            "tables": [list(t) for t in seating.tables],
+            "how": seating.how,
+            "seed": seating.seed,
+            "swaps": [list(pair) for pair in seating.swaps],
+        }
+        Tournament.objects.filter(pk=self.pk).update(proposal=self.proposal)
+        return {k: self.proposal[k] for k in ("series", "tables", "how", "seed")}
+
+    def propose(self, *, version: int, once: str, actor: Actor) -> Event:
+        """The seating of the next series, stored for the director to see, swap and start:
+        drawn from the seed for the first (and for every series drawn again), else by the
+        running result or apart, as the tournament's setting says."""
 
         def apply(tournament: Tournament) -> dict[str, Any]:
-            if tournament.current >= tournament.series:
-                raise TournamentOver
-            if tournament.current:
-                open_tables = [t.number for t in tournament.tables_of(tournament.current)
-                               if not t.confirmed]  # fmt: skip
-                if open_tables:
-                    raise SeriesOpen(open_tables)
-            number = tournament.current + 1
-            players = [p for p in tournament.players() if p.playing and p.first_series <= number]
-            seating = tournament._seat(number, [p.number for p in players])
+            players = tournament._next_players()
+            seating = tournament._seat(tournament.current + 1, [p.number for p in players])
+            return tournament._store_proposal(seating)
+
+        return self.change(version=version, once=once, actor=actor, kind="proposed", apply=apply)
+
+    def swap(self, a: int, b: int, *, version: int, once: str, actor: Actor) -> Event:
+        """The director swaps two players (start numbers) of the proposed seating (the
+        engine's ``swap``): each takes the other's seat."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            seating = tournament.proposed()
+            if seating is None:
+                raise NoProposal
+            details = tournament._store_proposal(engine.swap(seating, a, b))
+            names = dict(
+                tournament.entrants.filter(number__in=(a, b)).values_list("number", "name")
+            )
+            return {**details, "numbers": [a, b], "name": f"{names[a]} ⇄ {names[b]}"}
+
+        return self.change(version=version, once=once, actor=actor, kind="swapped", apply=apply)
+
+    def start_series(self, *, version: int, once: str, actor: Actor) -> Event:
+        """Seat the proposed seating of the next series, exactly as the director was shown it
+        (``propose``, ``swap``: the form's version is the proposal's), and start each table's
+        game of the score pad. The series in play must be confirmed at every table first."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            players = tournament._next_players()
+            seating = tournament.proposed()
             by_number = {p.number: p for p in players}
+            if seating is None or sorted(seating.players) != sorted(by_number):
+                raise NoProposal
+            number = tournament.current + 1
             tournament.series_started = timezone.now()  # the round clock starts
             for t, numbers in enumerate(seating.tables, start=1):
                 tournament._table(number, t, [by_number[n] for n in numbers], actor)
             Tournament.objects.filter(pk=tournament.pk).update(
-                current=number, series_started=tournament.series_started
+                current=number, proposal=None, series_started=tournament.series_started
             )
-            tournament.current = number
+            tournament.current, tournament.proposal = number, None
             return {"series": number, "tables": [list(t) for t in seating.tables],
+                    "how": seating.how, "seed": seating.seed,
+                    "swaps": [list(pair) for pair in seating.swaps],
                     "started": tournament.series_started.isoformat()}  # fmt: skip
 
         return self.change(version=version, once=once, actor=actor, kind="series", apply=apply)
+
+    def correct(
+        self, table: Table, game_version: int, kind: str, deal: int | None, actor: Actor
+    ) -> None:
+        """The director changed a confirmed table's game (``Game.change``, in its
+        transaction): the confirmation is void, and the tournament's history says which
+        table and which deal, as the game's does."""
+
+        def apply(tournament: Tournament) -> dict[str, Any]:
+            return {"series": table.series, "table": table.number, "deal": deal,
+                    "change": kind, "game_version": game_version}  # fmt: skip
+
+        version = Tournament.objects.filter(pk=self.pk).values_list("version", flat=True).get()
+        self.change(version=version, once=None, actor=actor, kind="corrected", apply=apply)
 
     def _seat(self, number: int, players: list[int]) -> engine.Seating[int]:
         variant = get_variant(self.variant_id)
@@ -307,7 +483,8 @@ class Tournament(Shared):
             circle=self.circle,
         )
         Seat.objects.bulk_create(
-            Seat(game=game, position=i, name=p.name) for i, p in enumerate(players)
+            Seat(game=game, position=i, name=p.name, person_id=p.person_id)
+            for i, p in enumerate(players)
         )
         game.start(
             actor=actor, details={"tournament": self.name, "series": series, "table": number}
@@ -431,6 +608,10 @@ class Entrant(models.Model):
     first_series = models.PositiveSmallIntegerField(default=1)
     # The series the player dropped out in (0: before the first); None: still playing.
     dropped_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # In a tournament of a circle: who of the circle plays (their games count in its ratings).
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -67,6 +67,11 @@ urlpatterns = [
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<token:token>/", tournaments.tournament_page, name="tournament"),
     path("tournaments/<token:token>/enter/", tournaments.tournament_enter, name="tournament-enter"),
+    path(
+        "tournaments/<token:token>/enter/people/",
+        tournaments.tournament_enter_people,
+        name="tournament-enter-people",
+    ),
     path("tournaments/<token:token>/drop/", tournaments.tournament_drop, name="tournament-drop"),
     path("tournaments/<token:token>/links/", tournaments.tournament_link, name="tournament-link"),
     path("tournaments/<token:token>/live/", tournaments.tournament_live, name="tournament-live"),
@@ -74,6 +79,12 @@ urlpatterns = [
     path(
         "tournaments/<token:token>/series/", tournaments.tournament_series, name="tournament-series"
     ),
+    path(
+        "tournaments/<token:token>/seating/",
+        tournaments.tournament_propose,
+        name="tournament-propose",
+    ),
+    path("tournaments/<token:token>/swap/", tournaments.tournament_swap, name="tournament-swap"),
     path(
         "tournaments/<token:token>/print/cards/",
         tournament_paper.tournament_cards,

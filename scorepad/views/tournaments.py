@@ -23,7 +23,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rules.engine.tournament import BEST, DROPPED, LOT, POINTS, RELATIVE, TournamentError
+from rules.engine.tournament import (
+    APART,
+    BEST,
+    DRAW,
+    DROPPED,
+    LOT,
+    POINTS,
+    RELATIVE,
+    TournamentError,
+)
+from rules.engine.tournament import RESULT as RESULT_SEATING
 from rules.engine.variants import get_variant
 from rules.facts import NAMES
 from rules.i18n import engine_message
@@ -31,11 +41,14 @@ from rules.i18n import engine_message
 from ..access import (
     TOURNAMENTS,
     Access,
+    circle_grant,
     device,
     editor_link_shown,
     forbidden,
+    is_editor,
     private_to_editors,
     remember_created,
+    remember_directing,
 )
 from ..access import shared_view as _shared_view
 from ..forms.change import once_token
@@ -46,9 +59,11 @@ from ..tournaments import (
     PLAYERS_MAX,
     Entrant,
     EntrantNameTaken,
+    NoProposal,
     NotConfirmable,
     SeriesOpen,
     Table,
+    TableTooSmall,
     Tournament,
     TournamentClosed,
     TournamentFull,
@@ -85,7 +100,22 @@ def tournament_url(token: str, name: str = "tournament") -> str:
 @require_http_methods(["GET", "POST"])
 @private_to_editors
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    """Set a tournament up; this phone is its director."""
+    """Set a tournament up; this phone is its director. ``circle`` (a signed reference from
+    the circle's page, its editor's) makes it the circle's: its players are the circle's
+    people, its tables' games are the circle's games (they count in its ratings)."""
+    source = request.POST if request.method == "POST" else request.GET
+    reference = source.get("circle", "")
+    grant = circle_grant(reference) if reference else None
+    if reference and (
+        grant is None or not (grant.whole_circle or is_editor(request, grant.circle))
+    ):
+        messages.error(
+            request,
+            _("Only the circle's editor link starts its tournament: open the circle's new link."),
+        )
+        return redirect("home")
+    circle = grant.circle if grant is not None else None
+    extra = {"circle": circle, "circle_ref": reference if circle is not None else ""}
     if request.method == "POST":
         replay = replayed_start(request, "tournament", "tournament")
         if replay is not None:
@@ -102,11 +132,13 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     minutes=data["minutes"],
                     ranking=data["ranking"],
                     seating=data["seating"],
+                    circle=circle,
                 )
+                details = {"name": tournament.name}
+                if circle is not None:
+                    details["circle"] = circle.name
                 tournament.start(
-                    actor=Actor("creator", device(request)),
-                    once=data["once"],
-                    details={"name": tournament.name},
+                    actor=Actor("creator", device(request)), once=data["once"], details=details
                 )
             remember_created(request, tournament)
             messages.success(request, _("The tournament is set up: players can enter now."))
@@ -114,7 +146,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     else:
         form = TournamentForm()
         form.initial["once"] = once_token()
-    return render(request, "scorepad/tournament_new.html", {"form": form})
+    return render(request, "scorepad/tournament_new.html", {"form": form, **extra})
 
 
 def _held_players(request: HttpRequest, tournament: Tournament) -> list[Entrant]:
@@ -139,16 +171,18 @@ def render_tournament(
         "registration": access.via == "registration_link",
         "full": len(players) >= PLAYERS_MAX,
         "mine": _held_players(request, tournament),
-        "history": list(tournament.events.all()[:50]),
+        "history": history(tournament, players),
         "entrant_form": entrant_form,
         "notice": notice,
         **page_context(tournament, access.token, can_edit=access.can_edit, players=players),
         # Only the viewers' pages take the part the stream carries (the director's has forms).
         "carried": not access.can_edit,
+        "circle_people": _circle_people(tournament) if access.can_edit else [],
     }
+    remember_directing(request, access)
     from .tournament_paper import share_context  # that module reads this one's standings
 
-    context.update(share_context(request, access, context["standings"] or None))
+    context.update(share_context(request, access, context.get("standings") or None))
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
         context["registration_url"] = registration_url
@@ -156,6 +190,67 @@ def render_tournament(
         context["viewer_url"] = public_url(request, tournament_url(tournament.viewer_token))
         context["editor_url"] = public_url(request, tournament_url(tournament.editor_token))
     return render(request, TEMPLATE, context, status=status)
+
+
+HOW = {
+    DRAW: gettext_lazy("drawn from the seed %(seed)s"),
+    RESULT_SEATING: gettext_lazy("by the running result"),
+    APART: gettext_lazy("so that players meet as rarely as possible (ties by the seed %(seed)s)"),
+}
+
+
+def how_seated(details: dict[str, Any], names: dict[int, str]) -> str:
+    """How a seating was made, in words, with the seed beside it and the director's swaps
+    (a seating's history entry, ``Tournament.propose``, ``swap``, ``start_series``)."""
+    how = HOW.get(details.get("how", ""), "")
+    text = str(how) % {"seed": details.get("seed", "")} if how else ""
+    swaps = [f"{names.get(a, a)} ⇄ {names.get(b, b)}" for a, b in details.get("swaps", [])]
+    if swaps:
+        text += "; " + _("swapped: %(swaps)s") % {"swaps": ", ".join(swaps)}
+    return text
+
+
+def history(tournament: Tournament, players: list[Entrant]) -> list[Any]:
+    """The tournament's last 50 entries, each with ``detail``: what its line says beyond
+    its kind and name (the series and how it was seated with its seed, the table and deal
+    the director corrected, the table a drop-out left)."""
+    names = {p.number: p.name for p in players}
+    events = list(tournament.events.all()[:50])
+    for event in events:
+        d, parts = event.details, []
+        if event.kind in ("proposed", "series"):
+            parts.append(_("series %(n)d") % {"n": d.get("series", 0)})
+            parts.append(how_seated(d, names))
+        elif event.kind == "corrected":
+            where = _("series %(s)d, table %(t)d") % {"s": d["series"], "t": d["table"]}
+            if d.get("deal"):
+                where += ", " + _("deal %(n)d") % {"n": d["deal"]}
+            parts.append(where)
+        elif event.kind == "dropped" and d.get("table"):
+            parts.append(_("left the game of table %(n)d") % {"n": d["table"]})
+        if d.get("proposal_dropped"):
+            parts.append(_("the proposed seating is dropped: propose it again"))
+        setattr(event, "detail", " · ".join(p for p in parts if p))  # noqa: B010
+    return events
+
+
+def seating_context(tournament: Tournament, players: list[Entrant]) -> dict[str, Any]:
+    """The next series' proposed seating (its tables of players, how it was made) and how
+    the series in play was seated, for the tournament's page."""
+    names = {p.number: p.name for p in players}
+    by_number = {p.number: p for p in players}
+    context: dict[str, Any] = {"proposal": None, "series_how": ""}
+    seating = tournament.proposed()
+    if seating is not None:
+        context["proposal"] = [[by_number[n] for n in table] for table in seating.tables if table]
+        context["proposal_how"] = how_seated(tournament.proposal or {}, names)
+        context["proposal_players"] = sorted(
+            (by_number[n] for n in seating.players), key=lambda p: p.number
+        )
+    if tournament.current:
+        event = tournament.events.filter(kind="series").first()
+        context["series_how"] = how_seated(event.details, names) if event else ""
+    return context
 
 
 @require_GET
@@ -213,6 +308,7 @@ def live_context(
         "binding": not get_variant(tournament.variant_id).is_contract,
         "once": once_token(),
         "version": tournament.version,
+        **seating_context(tournament, players),
     }
 
 
@@ -294,6 +390,31 @@ def _stale(request: HttpRequest, fresh: Access) -> HttpResponse:
     return render_tournament(request, fresh, notice=stale_notice(fresh), status=409)
 
 
+def _entry_refused() -> dict[type[Exception], Any]:
+    """What entering a player refuses, in words."""
+    return {
+        TournamentClosed: lambda exc: _("The last series has started: no one enters any more."),
+        TournamentFull: lambda exc: (
+            _("The tournament has %(n)d players, as many as it can.") % {"n": PLAYERS_MAX}
+        ),
+        EntrantNameTaken: lambda exc: (
+            _(
+                "%(name)s is entered already (start number %(n)d); add something to tell the two"
+                " apart, such as an initial."
+            )
+            % {"name": exc.entrant.name, "n": exc.entrant.number}
+        ),
+    }
+
+
+def _circle_people(tournament: Tournament) -> list[Any]:
+    """The people of the tournament's circle who have not entered it (none without one)."""
+    if tournament.circle is None:
+        return []
+    entered = set(tournament.entrants.exclude(person=None).values_list("person_id", flat=True))
+    return [p for p in tournament.circle.people() if p.pk not in entered]
+
+
 @require_POST
 @tournament_view()
 def tournament_enter(request: HttpRequest, access: Access) -> HttpResponse:
@@ -321,26 +442,35 @@ def tournament_enter(request: HttpRequest, access: Access) -> HttpResponse:
             "n": event.details["number"],
         }
 
-    refused: dict[type[Exception], Any] = {
-        TournamentClosed: lambda exc: _("The last series has started: no one enters any more."),
-        TournamentFull: lambda exc: (
-            _("The tournament has %(n)d players, as many as it can.") % {"n": PLAYERS_MAX}
-        ),
-        EntrantNameTaken: lambda exc: (
-            _(
-                "%(name)s is entered already (start number %(n)d); add something to tell the two"
-                " apart, such as an initial."
-            )
-            % {"name": exc.entrant.name, "n": exc.entrant.number}
-        ),
-    }
-    response = write(request, access, change, done, stale=_stale, refused=refused)
+    response = write(request, access, change, done, stale=_stale, refused=_entry_refused())
     player = entered.get("player")
     if player is not None and not access.can_edit:  # the phone keeps its player's link
         held = request.session.get(PLAYER_LINKS, [])
         request.session[PLAYER_LINKS] = [*held, player.token][-20:]
         return redirect(reverse("tournament-player", kwargs={"token": player.token}))
     return response
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_enter_people(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director enters people of the tournament's circle, ticked on the page."""
+    tournament = access.tournament
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
+    picked = [small_int(v) for v in request.POST.getlist("person")]
+    offered = {p.pk for p in _circle_people(tournament)}
+    if tournament.circle_id is None or not picked or not set(picked) <= offered:
+        message = _("Tick the people of the circle who play.")
+        return answer(request, access, "invalid", message, ERROR)
+
+    def change(**kwargs: Any):
+        return tournament.enter_people([pk for pk in picked if pk is not None], **kwargs)
+
+    def done(event) -> str:
+        return _("Entered: %(names)s.") % {"names": event.details["name"]}
+
+    return write(request, access, change, done, stale=_stale, refused=_entry_refused())
 
 
 @require_POST
@@ -359,7 +489,16 @@ def tournament_drop(request: HttpRequest, access: Access) -> HttpResponse:
         return tournament.drop_out(player.pk, **kwargs)
 
     done = _("%(name)s has dropped out.") % {"name": player.name}
-    return write(request, access, change, done, stale=_stale)
+    refused: dict[type[Exception], Any] = {
+        TableTooSmall: lambda exc: (
+            _(
+                "%(name)s cannot leave table %(table)d now: its game needs at least %(n)d"
+                " players. Once the table's game has ended, %(name)s can drop out."
+            )
+            % {"name": player.name, "table": exc.table, "n": exc.low}
+        ),
+    }
+    return write(request, access, change, done, stale=_stale, refused=refused)
 
 
 SEPARATED = {
@@ -401,10 +540,70 @@ def standings(
     ]
 
 
+def _seating_refused() -> dict[type[Exception], Any]:
+    """What proposing, swapping and starting a series refuse, in words."""
+    return {
+        SeriesOpen: lambda exc: (
+            _("These tables have not confirmed their result yet: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in exc.tables)}
+        ),
+        TournamentOver: lambda exc: _("Every series has been played."),
+        NoProposal: lambda exc: _(
+            "The seating of the next series is not proposed (or the players changed since):"
+            " propose it, check it, then start the series."
+        ),
+        TournamentError: engine_message,
+    }
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_propose(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director asks for the next series' seating: stored, shown with its seed, to be
+    swapped and started."""
+    tournament = access.tournament
+
+    def done(event) -> str:
+        return _("The seating of series %(n)d is proposed: check it, swap, then start it.") % {
+            "n": event.details["series"]
+        }
+
+    return write(
+        request, access, tournament.propose, done, stale=_stale, refused=_seating_refused()
+    )
+
+
+@require_POST
+@tournament_view(editor=True)
+def tournament_swap(request: HttpRequest, access: Access) -> HttpResponse:
+    """The director swaps two players of the proposed seating."""
+    tournament = access.tournament
+    seating = tournament.proposed()
+    a = small_int(request.POST.get("a", ""))
+    b = small_int(request.POST.get("b", ""))
+    if used_once(request):
+        return answer(request, access, "already", already_done(), INFO)
+    if seating is None:
+        return answer(request, access, "invalid", _seating_refused()[NoProposal](None), ERROR)
+    seated = set(seating.players)
+    if a not in seated or b not in seated or a == b:
+        message = _("Choose two different players of the proposed seating.")
+        return answer(request, access, "invalid", message, ERROR)
+
+    def change(**kwargs: Any):
+        return tournament.swap(a, b, **kwargs)
+
+    def done(event) -> str:
+        return _("Swapped: %(names)s.") % {"names": event.details["name"]}
+
+    return write(request, access, change, done, stale=_stale, refused=_seating_refused())
+
+
 @require_POST
 @tournament_view(editor=True)
 def tournament_series(request: HttpRequest, access: Access) -> HttpResponse:
-    """The director seats the next series and starts its tables' games."""
+    """The director starts the next series: seats the proposed seating as shown (a form made
+    before another phone's swap is stale, and refused) and starts its tables' games."""
     tournament = access.tournament
 
     def change(**kwargs: Any):
@@ -416,15 +615,7 @@ def tournament_series(request: HttpRequest, access: Access) -> HttpResponse:
             "tables": len(event.details["tables"]),
         }
 
-    refused: dict[type[Exception], Any] = {
-        SeriesOpen: lambda exc: (
-            _("These tables have not confirmed their result yet: %(tables)s.")
-            % {"tables": ", ".join(str(n) for n in exc.tables)}
-        ),
-        TournamentOver: lambda exc: _("Every series has been played."),
-        TournamentError: engine_message,
-    }
-    return write(request, access, change, done, stale=_stale, refused=refused)
+    return write(request, access, change, done, stale=_stale, refused=_seating_refused())
 
 
 @require_POST

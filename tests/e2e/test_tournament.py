@@ -73,7 +73,13 @@ def director_adds(director, name: str, number: int) -> None:
 
 
 def seat_series(director, number: int, tables: int) -> None:
-    director.get_by_role("button", name=f"Seat series {number}").click()
+    """The director has the seating proposed, sees it, and starts the series as shown."""
+    director.get_by_role("button", name=f"Propose the seating of series {number}").click()
+    expect(director.locator(".messages")).to_contain_text(
+        f"The seating of series {number} is proposed"
+    )
+    expect(director.locator(".next-seating .proposal li")).to_have_count(tables)
+    director.get_by_role("button", name=f"Start series {number} as shown").click()
     expect(director.locator(".messages")).to_contain_text(
         f"Series {number} is seated: {tables} tables."
     )
@@ -274,7 +280,7 @@ def test_a_romme_club_night_of_three_series_on_four_real_pages(browser, live_ser
         assert standings_rows(big_screen) == expected, f"after series {series}"
     # The end: every series played, the final ranking as the test works it out.
     director.reload()
-    expect(director.get_by_role("button", name=re.compile("Seat series"))).to_have_count(0)
+    expect(director.get_by_role("button", name=re.compile("Propose the seating"))).to_have_count(0)
     assert standings_rows(director) == expected
     assert expected[-1][0] == "Karl dropped out"  # ranked after all who played on
 

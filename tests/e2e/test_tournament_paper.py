@@ -38,6 +38,7 @@ def club():
         tournament.refresh_from_db()
         tournament.enter(name, version=tournament.version, once=None, actor=ACTOR)
     tournament.refresh_from_db()
+    tournament.propose(version=tournament.version, once=None, actor=ACTOR)
     tournament.start_series(version=tournament.version, once=None, actor=ACTOR)
     tournament.refresh_from_db()
     for table in tournament.tables_of(1):

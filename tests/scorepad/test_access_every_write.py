@@ -91,14 +91,16 @@ def table(db):
     GameFactory(circle=circle, players=["Kim", "Lou"])
     GameFactory(circle=circle, players=["Mo", "Nia"])
     Person.objects.create(circle=circle, name="Pat", merged_into=circle.find("Nia"))
-    # A tournament about to seat its first series ("Club"), and one whose table has ended
-    # its game, for a player to confirm ("Cup").
-    club = Tournament.objects.create(name="Club", variant_id="romme", deals=1)
+    # A tournament of the circle whose first series' seating is proposed, about to start
+    # ("Club"), and one whose table has ended its game, for a player to confirm ("Cup").
+    club = Tournament.objects.create(name="Club", variant_id="romme", deals=1, circle=circle)
     for number, name in enumerate(["Ola", "Per", "Siv"], start=1):
         Entrant.objects.create(tournament=club, number=number, name=name)
+    club.propose(version=club.version, once="club-seating-0123456789", actor=ACTOR)
     cup = Tournament.objects.create(name="Cup", variant_id="romme", deals=1)
     for number, name in enumerate(["Tor", "Una"], start=1):
         Entrant.objects.create(tournament=cup, number=number, name=name)
+    cup.propose(version=cup.version, once="cup-seating-0123456789", actor=ACTOR)
     cup.start_series(version=cup.version, once="cup-series-0123456789", actor=ACTOR)
     game = Table.objects.get(tournament=cup).game
     record_penalty(game, 0, {1: 10})
@@ -118,7 +120,8 @@ def data_for(route, a, b, evening):
         tournament = Tournament.objects.get(name="Club" if route.kind == "tournament" else "Cup")
         player = tournament.entrants.first()
         return {"version": tournament.version, "name": "Zed", "player": player.pk,
-                "link": "editor", "answer": "confirm", **once}  # fmt: skip
+                "link": "editor", "answer": "confirm", "a": 1, "b": 2,
+                "person": the_circle().find("Kim").pk, **once}  # fmt: skip
     if route.kind == "circle":
         circle = the_circle()
         fields = {"version": circle.version, "link": "editor", "name": "Kimberly", **once}

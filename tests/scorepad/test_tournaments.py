@@ -271,11 +271,23 @@ def test_the_setup_form_opens_with_its_choices_made(director):
     assert re.search(r'value="result"[^>]*checked', html)
 
 
-def _series(director: Client, tournament: Tournament, *, follow=True):
+def _post_page_form(director: Client, tournament: Tournament, name: str, **data):
+    """Post the form ``name`` of the director's page as the page has it now."""
     html = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
     html = html.content.decode()
-    url = reverse("tournament-series", kwargs={"token": tournament.editor_token})
-    return director.post(url, {"version": _version(html), "once": _once(html)}, follow=follow)
+    url = reverse(name, kwargs={"token": tournament.editor_token})
+    return director.post(url, {"version": _version(html), "once": _once(html), **data}, follow=True)
+
+
+def _series(director: Client, tournament: Tournament):
+    """The director proposes the next series' seating (unless it is shown already), then
+    starts it as shown."""
+    html = director.get(reverse("tournament", kwargs={"token": tournament.editor_token}))
+    if "/seating/" in html.content.decode():
+        proposed = _post_page_form(director, tournament, "tournament-propose")
+        if "is proposed" not in proposed.content.decode():
+            return proposed
+    return _post_page_form(director, tournament, "tournament-series")
 
 
 def _confirm(phone: Client, player: Entrant, answer="confirm", note=""):

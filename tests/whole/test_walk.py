@@ -101,6 +101,9 @@ WRITES = {
     "tournament-drop": "drop_out_of_tournament",
     "tournament-link": "replace_tournament_link",
     "tournament-series": "seat_a_series",
+    "tournament-propose": "seat_a_series",
+    "tournament-swap": "seat_a_series",
+    "tournament-enter-people": "enter_tournament",
     "tournament-confirm": "confirm_a_table",
 }
 # How a phone sends a write of an evening's or a circle's page: a form without JavaScript,
@@ -191,6 +194,10 @@ class Walk(RuleBasedStateMachine):
         self.evening_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
         # tournament -> its players' names in order of entry, and who dropped out
         self.tournaments: dict[int, list[str]] = {}
+        self.tournament_circle: dict[int, int | None] = {}  # tournament -> its circle
+        # Confirmed tables a rule chose to change through the director's phone: each change
+        # of one is a correction in the tournament's history too.
+        self.corrected_tables: set[int] = set()
         self.dropped: dict[int, set[str]] = {}
         self.tournament_links: dict[str, dict[int, str]] = {"B": {}, "C": {}}
         self.circles: dict[int, set[int]] = {}  # circle -> its games
@@ -214,6 +221,7 @@ class Walk(RuleBasedStateMachine):
     def teardown(self):
         try:
             if self.steps:
+                self.walk_each_way()
                 started, requests = time.monotonic(), Phone.requests
                 self.check_everything()
                 if os.environ.get("WALK_VERBOSE"):
@@ -242,6 +250,14 @@ class Walk(RuleBasedStateMachine):
         return pks[i % len(pks)] if pks else None
 
     def editor_phone(self, pk: int, b: bool) -> str:
+        """B when it holds the game's editor link (and b), else A. A confirmed table's game is
+        closed to its table's links: A, the tournament's director, corrects it."""
+        from scorepad.models import Table
+
+        table = Table.objects.filter(game_id=pk).select_related("game").first()
+        if table is not None and table.confirmed:
+            self.corrected_tables.add(table.pk)
+            return "A"
         return "B" if b and pk in self.links["B"] else "A"
 
     def versions(self) -> dict[str, dict[int, int]]:
@@ -290,6 +306,14 @@ class Walk(RuleBasedStateMachine):
             f"game {pk}: the sheet answered to the save is not the game's sheet now"
         )
         return page
+
+    def walk_each_way(self) -> None:
+        """Each way of an evening's or a circle's write (htmx, the outbox) at least once a
+        run, whatever the examples drew: an example ending with a circle that has people
+        renames one through the way never walked yet (the rule's own checks hold)."""
+        for way, walked in (("htmx", Walk.parts_answered), ("outbox", Walk.outbox_sent)):
+            if not walked and self.circles:
+                self.rename_person(0, self.steps, NAMES[self.steps % len(NAMES)], way)
 
     def send(self, who: str, form: Form, values: dict | None, way: str, part: str, **kw) -> Page:
         """Post a write of an evening's or a circle's page (``part``) as a browser without
@@ -1358,15 +1382,27 @@ class Walk(RuleBasedStateMachine):
 
         return f"/en/tournaments/{getattr(Tournament.objects.get(pk=pk), f'{which}_token')}/"
 
-    @rule(name=st.sampled_from(["Club night", "Open"]), variant=st.sampled_from(VARIANT_IDS))
+    @rule(
+        name=st.sampled_from(["Club night", "Open"]),
+        variant=st.sampled_from(VARIANT_IDS),
+        c=st.integers(0, 9),
+        in_circle=st.booleans(),
+    )
     @precondition(lambda self: not self.tournaments)
-    def start_tournament(self, name, variant):
-        """The director sets a tournament up: "Open" with a round clock of 30 minutes (drawn
-        with the name, so that the walk's draws stay those of the walk before the clock)."""
+    def start_tournament(self, name, variant, c, in_circle):
+        """The director sets a tournament up: from the home's new page, or from a circle's
+        page (its people play, its tables' games are the circle's); "Open" with a round
+        clock of 30 minutes (drawn with the name, so that the walk's draws stay those of the
+        walk before the clock)."""
         from scorepad.models import Tournament
 
         minutes = "30" if name == "Open" else ""
-        page = self.phones["A"].get("/en/tournaments/new/")
+        circle = sorted(self.circles)[c % len(self.circles)] if in_circle and self.circles else None
+        if circle is not None:
+            [href] = self.circle_page(circle).links("/tournaments/new/?circle=")
+            page = self.phones["A"].get(href)
+        else:
+            page = self.phones["A"].get("/en/tournaments/new/")
         form = page.form("/tournaments/new/")
         before = set(Tournament.objects.values_list("pk", flat=True))
         values = {
@@ -1377,23 +1413,48 @@ class Walk(RuleBasedStateMachine):
         assert len(created) == 1, "setting a tournament up made no tournament"
         pk = created.pop()
         self.tournaments[pk], self.dropped[pk] = [], set()
+        self.tournament_circle[pk] = circle
         tournament = Tournament.objects.get(pk=pk)
+        assert tournament.circle_id == circle
         self.tournament_links["B"][pk] = tournament.registration_token  # B enters with it
         self.tournament_links["C"][pk] = tournament.viewer_token
 
-    @rule(t=st.integers(0, 9), name=st.sampled_from(NAMES), b=st.booleans())
+    @rule(
+        t=st.integers(0, 9),
+        name=st.sampled_from(NAMES),
+        b=st.booleans(),
+        picks=st.lists(st.integers(0, 99), max_size=3),
+    )
     @precondition(lambda self: self.tournaments)
-    def enter_tournament(self, t, name, b):
+    def enter_tournament(self, t, name, b, picks):
         """The director types a name, or phone B enters one through the registration link
-        (and lands on its player's own page); a name entered already is refused."""
+        (and lands on its player's own page); a name entered already is refused. In a
+        circle's tournament, the director ticks its people instead (``picks``, when any)."""
+        from scorepad.models import Circle, Entrant
+
         pk = sorted(self.tournaments)[t % len(self.tournaments)]
+        people = self.phones["A"].get(self.tournament_url(pk)).form("/enter/people/")
+        if picks and people is not None:
+            self.enter_circle_people(pk, people, picks)
+            return
         who, which = ("B", "registration") if b else ("A", "editor")
         form = self.phones[who].get(self.tournament_url(pk, which)).form("/enter/")
         assert form is not None, "no form to enter a player"
         before = self.versions()["tournaments"][pk]
+        # In a circle's tournament the name is the circle's person's (its spelling); a person
+        # entered under a name they had before is entered already.
+        circle = self.tournament_circle[pk]
+        person = Circle.objects.get(pk=circle).find(name) if circle is not None else None
+        entered = (
+            person is not None and Entrant.objects.filter(tournament_id=pk, person=person).exists()
+        )
         page = self.post(who, form, {"name": name})
+        if circle is not None:  # a newcomer joins the circle: its people change
+            self.touched_circles.add(circle)
+            found = Circle.objects.get(pk=circle).find(name)
+            name = found.name if found is not None else name
         after = self.versions()["tournaments"][pk]
-        taken = name.casefold() in {n.casefold() for n in self.tournaments[pk]}
+        taken = entered or name.casefold() in {n.casefold() for n in self.tournaments[pk]}
         if taken:
             assert after == before, "a name entered twice was entered again"
             assert "is entered already" in page.html
@@ -1414,11 +1475,32 @@ class Walk(RuleBasedStateMachine):
         if not forms:
             return
         form = forms[k % len(forms)]
-        from scorepad.models import Entrant
+        from scorepad.models import Entrant, Tournament
 
-        name = Entrant.objects.get(pk=dict(form.defaults())["player"]).name
-        self.post("A", form)
-        self.dropped[pk].add(name)
+        entrant = Entrant.objects.get(pk=dict(form.defaults())["player"])
+        tournament = Tournament.objects.get(pk=pk)
+        seat = entrant.seated.filter(series=tournament.current).select_related("table").first()
+        game = self.game(seat.table.game_id) if seat is not None else None
+        leaves = (
+            game is not None
+            and not game.is_finished
+            and self.games[game.pk].seats[seat.position].active
+        )
+        low = get_variant(tournament.variant_id).min_players
+        before = tournament.version
+        page = self.post("A", form)
+        after = Tournament.objects.get(pk=pk).version
+        if leaves and sum(s.active for s in self.games[game.pk].seats) <= low:
+            assert after == before, "a drop-out left a table too small to play"
+            assert "cannot leave table" in page.html
+            return
+        assert after == before + 1, "a drop-out was not taken"
+        self.dropped[pk].add(entrant.name)
+        if leaves:  # a leaver of the table's game, which plays on
+            self.games[game.pk].seats[seat.position].active = False
+            assert self.game(game.pk).version == game.version + 1
+            assert self.latest_event(game.pk).kind == "left"
+            self.touched.add(game.pk)
 
     @rule(t=st.integers(0, 9), which=st.sampled_from(["viewer", "editor", "registration"]))
     @precondition(lambda self: self.tournaments)
@@ -1437,32 +1519,40 @@ class Walk(RuleBasedStateMachine):
         elif which == "viewer":
             self.tournament_links["C"][pk] = new
 
-    @rule(t=st.integers(0, 9))
+    @rule(t=st.integers(0, 9), i=st.integers(0, 99), j=st.integers(0, 99))
     @precondition(lambda self: self.tournaments and len(self.games) < 8)
-    def seat_a_series(self, t):
-        """The director seats the next series: refused while a table of the series in play
-        has not confirmed (or too few players); else every player still playing and entered
-        by then sits at exactly one table, whose game is an ordinary game of the walk."""
+    def seat_a_series(self, t, i, j):
+        """The director's seating of the next series, a step a call: proposed (shown with
+        its seed), then two players swapped (one call in three) or started as shown:
+        refused while a table of the series in play has not confirmed (or too few players);
+        else every player still playing and entered by then sits at exactly one table, whose
+        game is an ordinary game of the walk."""
         from scorepad.models import Tournament
 
         pk = sorted(self.tournaments)[t % len(self.tournaments)]
-        form = self.phones["A"].get(self.tournament_url(pk)).form("/series/")
+        page = self.phones["A"].get(self.tournament_url(pk))
+        if page.form("/seating/") is not None:
+            self.propose_a_seating(pk, page.form("/seating/"))
+            return
+        if page.form("/swap/") is not None and i % 3 == 0:
+            self.swap_two_players(pk, page.form("/swap/"), i, j)
+            return
+        form = page.form("/series/")
         if form is None:
             return  # every series seated
         before = Tournament.objects.get(pk=pk)
+        shown = before.proposed()
+        assert shown is not None, "a start without a proposed seating"
         self.post("A", form)
         after = Tournament.objects.get(pk=pk)
         if after.version == before.version:
-            unconfirmed = before.current and any(
-                not table.confirmed for table in before.tables_of(before.current)
-            )
-            seatable = [
-                p for p in before.players() if p.playing and p.first_series <= before.current + 1
-            ]
-            low = get_variant(before.variant_id).min_players
-            assert unconfirmed or len(seatable) < low, "a series was refused without a reason"
+            self.refused_with_reason(before)
             return
         assert after.current == before.current + 1
+        assert [s.tables for s in after.seatings()][-1] == shown.tables, (
+            "the series seated otherwise than shown"
+        )
+        assert after.proposal is None
         expected = {
             p.name for p in after.players() if p.playing and p.first_series <= after.current
         }
@@ -1484,6 +1574,84 @@ class Walk(RuleBasedStateMachine):
             self.links["B"][game.pk] = game.editor_token
             self.links["C"][game.pk] = game.viewer_token
             self.touched.add(game.pk)
+            assert game.circle_id == self.tournament_circle[pk]
+            if game.circle_id is not None:
+                self.circles[game.circle_id].add(game.pk)
+                self.touched_circles.add(game.circle_id)
+
+    def refused_with_reason(self, before) -> None:
+        """A seating refused: a table of the series in play has not confirmed, or the
+        players left cannot be seated (too few for a table)."""
+        unconfirmed = before.current and any(
+            not table.confirmed for table in before.tables_of(before.current)
+        )
+        seatable = [
+            p for p in before.players() if p.playing and p.first_series <= before.current + 1
+        ]
+        low = get_variant(before.variant_id).min_players
+        last = before.current >= before.series
+        assert last or unconfirmed or len(seatable) < low, "a seating refused without a reason"
+
+    def propose_a_seating(self, pk: int, form: Form) -> None:
+        """The director asks for the next series' seating: stored and shown with its seed,
+        every player to seat at exactly one table, at the engine's table sizes."""
+        from rules.engine import tournament as engine
+        from scorepad.models import Tournament
+
+        before = Tournament.objects.get(pk=pk)
+        self.post("A", form)
+        after = Tournament.objects.get(pk=pk)
+        if after.version == before.version:
+            self.refused_with_reason(before)
+            return
+        seating = after.proposed()
+        number = after.current + 1
+        expected = sorted(
+            p.number for p in after.players() if p.playing and p.first_series <= number
+        )
+        assert sorted(seating.players) == expected, "a proposal seats a player twice or none"
+        variant = get_variant(after.variant_id)
+        assert tuple(len(x) for x in seating.tables) == engine.table_sizes(len(expected), variant)
+        page = self.phones["A"].get(self.tournament_url(pk))
+        if seating.seed:
+            assert seating.seed in page.html, "the proposal's seed is not shown"
+
+    def swap_two_players(self, pk: int, form: Form, i: int, j: int) -> None:
+        """The director swaps two players of the proposed seating: the engine's swap."""
+        from rules.engine import tournament as engine
+        from scorepad.models import Tournament
+
+        before = Tournament.objects.get(pk=pk)
+        players = sorted(before.proposed().players)
+        a, b = players[i % len(players)], players[j % len(players)]
+        self.post("A", form, {"a": a, "b": b})
+        after = Tournament.objects.get(pk=pk)
+        if a == b:
+            assert after.version == before.version, "a player swapped with themselves"
+            return
+        assert after.version == before.version + 1
+        assert after.proposed() == engine.swap(before.proposed(), a, b)
+
+    def enter_circle_people(self, pk: int, form: Form, picks: list[int]) -> None:
+        """The director ticks people of the tournament's circle: each enters, numbered next,
+        with the circle's spelling."""
+        from scorepad.models import Tournament
+
+        offered = [c.value for c in form.controls if c.name == "person"]
+        ticked = sorted({offered[p % len(offered)] for p in picks}) if offered else []
+        before = Tournament.objects.get(pk=pk).version
+        self.post("A", form, {"person": ticked or None})
+        after = Tournament.objects.get(pk=pk)
+        if not ticked:
+            assert after.version == before, "nothing ticked, yet something changed"
+            return
+        assert after.version == before + 1
+        names = [p.name for p in after.players()]
+        assert names[: len(self.tournaments[pk])] == self.tournaments[pk]
+        new = names[len(self.tournaments[pk]) :]
+        people = {str(p.person_id): p.name for p in after.players() if p.person_id}
+        assert sorted(new) == sorted(people[v] for v in ticked)
+        self.tournaments[pk].extend(new)
 
     @rule(t=st.integers(0, 9), k=st.integers(0, 99), reject=st.booleans())
     @precondition(lambda self: self.tournaments)
@@ -1541,6 +1709,8 @@ class Walk(RuleBasedStateMachine):
             shown = re.search(r'id="tournament-live" data-live-id="([\d.]+)"', page.html)[1]
             check = self.phones["C"].get(self.tournament_url(pk, "viewer") + f"live/?v={shown}")
             assert check.status == 204, "the live part shown is not the tournament's state"
+            self.seated_once_a_series(tournament)
+            self.corrections_in_both_histories(tournament)
 
     def export_holds(self, tournament) -> None:
         """The standings exported (JSON) are the model's after the last series every table
@@ -1586,6 +1756,40 @@ class Walk(RuleBasedStateMachine):
                     assert ends is None
                 else:
                     assert ends == starts[table.series] + timedelta(minutes=tournament.minutes)
+
+    def seated_once_a_series(self, tournament) -> None:
+        """Each series seats every player entered by then and still playing when it started
+        (a drop-out mid-series stays at their table, a leaver of its game) at exactly one
+        table; a proposed seating seats the next series' players, each once."""
+        from scorepad.models import TableSeat
+
+        players = tournament.players()
+        for series in range(1, tournament.current + 1):
+            seated = list(
+                TableSeat.objects.filter(table__tournament=tournament, series=series).values_list(
+                    "entrant__number", flat=True
+                )
+            )
+            expected = [p.number for p in players if p.first_series <= series
+                        and (p.dropped_after is None or p.dropped_after >= series)]  # fmt: skip
+            assert sorted(seated) == sorted(expected), f"series {series} seats {seated}"
+        proposal = tournament.proposed()
+        if proposal is not None:
+            number = tournament.current + 1
+            expected = [p.number for p in players if p.playing and p.first_series <= number]
+            assert sorted(proposal.players) == sorted(expected), "a stale proposal is kept"
+
+    def corrections_in_both_histories(self, tournament) -> None:
+        """Each correction of a confirmed table in the tournament's history is the entry of
+        the table's game that made the version it names (its kind and deal)."""
+        for event in tournament.events.filter(kind="corrected"):
+            d = event.details
+            table = tournament.tables.get(series=d["series"], number=d["table"])
+            entries = list(Event.objects.filter(game_id=table.game_id).order_by("pk"))
+            made = entries[d["game_version"] - 1]
+            assert (made.kind, made.deal_number) == (d["change"], d["deal"]), (
+                f"the correction of table {d['table']} is not its game's entry"
+            )
 
     def standings_hold(self, tournament, page: Page) -> None:
         """The standings count the confirmed tables only, as the walk's own games say: the

@@ -247,6 +247,7 @@ def export_tournaments() -> list[dict[str, Any]]:
             "series_started": _time(tournament.series_started),
             **_shared_fields(tournament),
             "circle": tournament.circle_id,
+            "proposal": tournament.proposal,
             "players": [
                 {
                     "id": player.pk,
@@ -255,6 +256,7 @@ def export_tournaments() -> list[dict[str, Any]]:
                     "token": player.token,
                     "first_series": player.first_series,
                     "dropped_after": player.dropped_after,
+                    "person": player.person_id,
                     "created_at": _time(player.created_at),
                 }
                 for player in tournament.entrants.order_by("pk")
@@ -805,7 +807,14 @@ def _import_tournaments(tournaments: list[Any]) -> None:
         players = item.get("players") or []
         _once([((label, n, "number"), p["number"]) for n, p in enumerate(players)], "number")
         _once([((label, n, "name"), name_key(p["name"])) for n, p in enumerate(players)], "name")
+        people = set(
+            Person.objects.filter(circle_id=item.get("circle")).values_list("pk", flat=True)
+        )
         for player in players:
+            _check(
+                player.get("person") in people | {None},
+                f"{label}: a player is no person of the tournament's circle.",
+            )
             Entrant.objects.create(
                 pk=player["id"],
                 tournament=tournament,
@@ -814,10 +823,37 @@ def _import_tournaments(tournaments: list[Any]) -> None:
                 token=player["token"],
                 first_series=player.get("first_series") or 1,
                 dropped_after=player.get("dropped_after"),
+                person_id=player.get("person"),
                 created_at=parse_time(player.get("created_at"), label),
             )
         _import_tables(tournament, item.get("tables") or [], label)
+        _import_proposal(tournament, item.get("proposal"), {p["number"] for p in players}, label)
         restored_history(tournament, item.get("history") or [], label)
+
+
+def _import_proposal(tournament: Tournament, proposal: Any, numbers: set[int], label: str) -> None:
+    """A tournament's proposed seating of its next series: each of its players once."""
+    if proposal is None:
+        return
+
+    def numbers_of(rows: Any) -> list[Any]:
+        ok = isinstance(rows, list) and all(isinstance(row, list) for row in rows)
+        return [n for row in rows for n in row] if ok else [None]
+
+    seated = numbers_of(proposal.get("tables")) if isinstance(proposal, dict) else [None]
+    swaps = proposal.get("swaps", []) if isinstance(proposal, dict) else [None]
+    swapped = numbers_of(swaps)
+    _check(
+        isinstance(proposal, dict)
+        and proposal.get("series") == tournament.current + 1
+        and all(isinstance(n, int) and n in numbers for n in seated + swapped)
+        and len(set(seated)) == len(seated)
+        and all(isinstance(pair, list) and len(pair) == 2 for pair in swaps or [])
+        and isinstance(proposal.get("how"), str)
+        and isinstance(proposal.get("seed"), str),
+        f"{label}: the proposed seating is not one of its players' seatings.",
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(proposal=proposal)
 
 
 def _import_tables(tournament: Tournament, tables: list[Any], label: str) -> None:
