@@ -148,7 +148,7 @@ def render_tournament(
     }
     from .tournament_paper import share_context  # that module reads this one's standings
 
-    context.update(share_context(request, access, context["standings"] or None))
+    context.update(share_context(request, access, context.get("standings") or None))
     if access.can_edit:
         registration_url = public_url(request, tournament_url(tournament.registration_token))
         context["registration_url"] = registration_url
