@@ -106,6 +106,21 @@ def standings_rows(page) -> list[tuple[str, str, str]]:
     return rows
 
 
+# The rows as standings_rows reads them, in the page: the big screen is never reloaded, its
+# live part brings each change (the stream's event, or its poll without the stream).
+ROWS = """want => JSON.stringify(
+  [...document.querySelectorAll('.tournament-standings tbody tr')].map(tr => {
+    const cells = [...tr.querySelectorAll('td')].map(td => td.innerText.trim());
+    return [cells[1], cells[2], cells[3]];
+  })) === JSON.stringify(want)"""
+
+
+def follows(page, expected: list[tuple[str, str, str]]) -> None:
+    """The page comes to show ``expected`` by itself (waited for, at most 30 s)."""
+    page.wait_for_function(ROWS, arg=[list(row) for row in expected], timeout=30_000)
+    assert standings_rows(page) == expected
+
+
 # --- the other players: HTTP ------------------------------------------------------------------
 
 
@@ -271,13 +286,9 @@ def test_a_romme_club_night_of_three_series_on_four_real_pages(browser, live_ser
         phones = (director, anna, ben, recorder)
         totals_now = [play_table(phones, series, table, players) for table, players in tables]
         series_totals.append(totals_now)
-        # The big screen shows the new standings.
-        # TODO(tlive): the viewer's page does not update live yet; the helper `tlive` adds
-        # live updates to the tournament's pages: then wait for the rows without reloading.
-        big_screen.reload()
+        # The big screen shows the new standings by itself (its live part), never reloaded.
         expected = expected_ranking(series_totals, names, seed, dropped)
-        expect(big_screen.locator(".tournament-standings tbody tr")).to_have_count(len(names))
-        assert standings_rows(big_screen) == expected, f"after series {series}"
+        follows(big_screen, expected)
     # The end: every series played, the final ranking as the test works it out.
     director.reload()
     expect(director.get_by_role("button", name=re.compile("Propose the seating"))).to_have_count(0)
@@ -419,10 +430,7 @@ def test_a_nordic_tournament_of_one_series_seats_four_four_five(browser, live_se
         assert table.game.is_finished  # the seventh deal ends a contract game
         http_confirm(players[-1])
         totals_now.append(totals_of(players, deals))
-    # TODO(tlive): reload until the helper `tlive` makes the viewer's page update live.
-    big_screen.reload()
-    expect(big_screen.locator(".tournament-standings tbody tr")).to_have_count(13)
-    assert standings_rows(big_screen) == expected_ranking([totals_now], names, seed, set())
+    follows(big_screen, expected_ranking([totals_now], names, seed, set()))
     expect(big_screen.locator("ol.tables li").first).to_contain_text("confirmed by")
     # The director's page explains the tournament: its rules page, with the example.
     director.get_by_role("link", name="How the tournament works").click()
