@@ -265,7 +265,15 @@ async def finish_table(night: Night, table: dict, at: float, rng: random.Random)
         if answer is None:
             return
         if answer.status == 302:
-            night.confirmed.append((int(fields["version"]) + 1, sent, time.monotonic()))
+            answered = time.monotonic()
+            # The form carries the table's game's version (what is confirmed); the version of
+            # the tournament the confirmation made is at most the one its page shows now.
+            after = await confirmer.get("confirm page", player["page"])
+            shown = after and re.search(r'data-live-id="(\d+)\.', after.body)
+            if not shown:
+                night.fail("confirm page", "no live part on the player's page")
+                return
+            night.confirmed.append((int(shown[1]), sent, answered))
             return
         night.stale += 1
         await asyncio.sleep(rng.uniform(0.5, 1.5))  # the person reads the note, taps again

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from rules.engine import tournament as engine
 from rules.engine.variants import VARIANT_IDS, get_variant
 
-from .kernel import Actor, Event, Shared, SharedQuerySet, new_token
+from .kernel import Actor, Event, Shared, SharedQuerySet, StaleVersion, new_token
 from .models import NAME_MAX, Circle, Game, Person, Seat
 from .naming import name_key, normal_name
 
@@ -496,14 +496,25 @@ class Tournament(Shared):
         )
 
     def confirm(
-        self, table: Table, player: Entrant, *, version: int, once: str, actor: Actor
+        self,
+        table: Table,
+        player: Entrant,
+        *,
+        seen: int | None = None,
+        version: int,
+        once: str,
+        actor: Actor,
     ) -> Event:
         """A seated player confirms their table's result, from their own link: bound to the
         game's version (any later change of the game voids it). Not the phone that made the
-        game's last change: another player's."""
+        game's last change: another player's. ``seen``: the game's version the player's page
+        showed; a change of that game since makes the confirmation stale (``StaleVersion``),
+        whatever else of the tournament changed meanwhile."""
 
         def apply(tournament: Tournament) -> dict[str, Any]:
             game = Game.objects.get(pk=table.game_id)
+            if seen is not None and game.version != seen:
+                raise StaleVersion
             if not table.seated.filter(entrant=player).exists():
                 raise NotConfirmable(str(_("Only a player of this table can confirm it.")))
             if not game.is_finished:
@@ -522,12 +533,22 @@ class Tournament(Shared):
         return self.change(version=version, once=once, actor=actor, kind="confirmed", apply=apply)
 
     def reject(
-        self, table: Table, player: Entrant, note: str, *, version: int, once: str, actor: Actor
+        self,
+        table: Table,
+        player: Entrant,
+        note: str,
+        *,
+        seen: int | None = None,
+        version: int,
+        once: str,
+        actor: Actor,
     ) -> Event:
         """A seated player disagrees with their table's result: the note is shown at the
-        table until it is corrected and confirmed."""
+        table until it is corrected and confirmed. ``seen`` as for ``confirm``."""
 
         def apply(tournament: Tournament) -> dict[str, Any]:
+            if seen is not None and Game.objects.get(pk=table.game_id).version != seen:
+                raise StaleVersion
             if not table.seated.filter(entrant=player).exists():
                 raise NotConfirmable(str(_("Only a player of this table can confirm it.")))
             Table.objects.filter(pk=table.pk).update(confirmed_version=None, note=note)

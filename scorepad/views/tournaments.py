@@ -711,10 +711,14 @@ def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
         if rejecting and not note:
             return answer(request, access, "invalid", _("Say what is wrong first."), ERROR, to=to)
 
-        def change(**kwargs: Any):
+        def change(*, version: int, once: str, actor: Actor):
+            # The player's forms carry the version of the table's game they showed: what is
+            # confirmed is that result. Another table's confirmation (a change of the
+            # tournament) makes no form stale; a change of this table's game does.
+            kwargs = {"seen": version, "version": tournament.version, "once": once}
             if rejecting:
-                return tournament.reject(table, player, note, **kwargs)
-            return tournament.confirm(table, player, **kwargs)
+                return tournament.reject(table, player, note, actor=actor, **kwargs)
+            return tournament.confirm(table, player, actor=actor, **kwargs)
 
         done = (
             _("Your table's result is rejected: correct the game, then confirm it again.")
@@ -723,9 +727,13 @@ def tournament_confirm(request: HttpRequest, token: str) -> HttpResponse:
         )
 
         def stale(request: HttpRequest, fresh: Access) -> HttpResponse:
-            # The fresh page: its forms carry the tournament's version now.
+            # The fresh page: its forms carry the table's game's version now.
             player.tournament = fresh.tournament
-            return render_player(request, player, notice=stale_notice(fresh), status=409)
+            notice = _(
+                "The table's game changed after this page showed it: check its result, "
+                "then confirm it."
+            )
+            return render_player(request, player, notice=notice, status=409)
 
         refused: dict[type[Exception], Any] = {NotConfirmable: lambda exc: exc.why}
         return write(request, access, change, done, stale=stale, refused=refused, to=to)

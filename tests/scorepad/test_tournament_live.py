@@ -15,7 +15,16 @@ from scorepad.models import Entrant, Game, Tournament
 from scorepad.views.tournaments import carried_part, live_id_now
 from tests.factories import record_penalty
 
-from .test_tournaments import _confirm, _enter, _once, _play_out, _series, _set_up, _version
+from .test_tournaments import (
+    _confirm,
+    _enter,
+    _once,
+    _play_out,
+    _post_page_form,
+    _series,
+    _set_up,
+    _version,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -138,11 +147,13 @@ def test_seating_a_series_starts_its_clock_once_for_every_table(director):
 
 
 def test_two_directors_seat_the_same_series_once(director):
-    """Two phones of the director send the same form's version: the series is seated once and
-    its clock started once; the second is told the page was stale."""
+    """Two phones of the director start the proposed seating from pages at the same version:
+    the series is seated once and its clock started once; the second is told the page was
+    stale."""
     tournament, _ = _set_up(director, deals="1", series="2", minutes="30")
     for name in ("Anna", "Ben", "Cleo", "Dan"):
         _enter(director, tournament.editor_token, name)
+    _post_page_form(director, tournament, "tournament-propose")  # the seating both pages show
     second = Client()
     page = lambda phone: phone.get(  # noqa: E731
         reverse("tournament", kwargs={"token": tournament.editor_token})
@@ -211,14 +222,15 @@ def test_the_clock_only_warns_a_contract_game(director):
     assert "Time is up: finish the seven deals." in unescape(viewer.content.decode())
 
 
-def test_two_tables_confirm_at_once_and_the_later_form_is_answered_with_the_fresh_page(director):
-    """Two tables' players open their pages at the same version and confirm: the first is
-    saved; the second form is stale (the tournament changed) and is answered with the fresh
-    page and a note, not an error, and confirming from it is saved."""
+def test_two_tables_confirm_at_once_and_both_are_saved(director):
+    """Two tables' players open their pages at the same version of the tournament and
+    confirm: a confirmation binds to its table's game, so the other table's confirmation
+    meanwhile makes neither form stale; both are saved, each once."""
     tournament = _seated(director, names=("A", "B", "C", "D", "E", "F"))
     first, second = tournament.tables_of(1)
     for table in (first, second):
         _play_out(table)
+    before = Tournament.objects.get(pk=tournament.pk).version
     one, two = Client(), Client()
     players = [first.seated.all()[1].entrant, second.seated.all()[1].entrant]
     pages = [
@@ -230,13 +242,38 @@ def test_two_tables_confirm_at_once_and_the_later_form_is_answered_with_the_fres
         url = reverse("tournament-confirm", kwargs={"token": player.token})
         data = {"version": _version(page), "once": _once(page), "answer": "confirm"}
         answers.append(phone.post(url, data))
-    assert answers[0].status_code == 302
-    assert answers[1].status_code == 409
-    fresh = unescape(answers[1].content.decode())
-    assert "The tournament changed while you were on this page" in fresh
-    assert _version(fresh) == str(Tournament.objects.get(pk=tournament.pk).version)
-    assert not Tournament.objects.get(pk=tournament.pk).tables_of(1)[1].confirmed
-    url = reverse("tournament-confirm", kwargs={"token": players[1].token})
-    again = two.post(url, {"version": _version(fresh), "once": _once(fresh), "answer": "confirm"})
-    assert again.status_code == 302
+        answers.append(phone.post(url, data))  # the same form again: done once
+    assert [a.status_code for a in answers] == [302] * 4
     assert all(t.confirmed for t in Tournament.objects.get(pk=tournament.pk).tables_of(1))
+    assert Tournament.objects.get(pk=tournament.pk).version == before + 2
+
+
+def test_a_confirmation_shown_before_its_game_changed_is_answered_with_the_fresh_page(director):
+    """A player's page shows the ended game; the table then corrects it (its last deal undone
+    and recorded again): the confirmation from the earlier page is stale, nothing is
+    confirmed, the fresh page says why, and confirming from it is saved."""
+    tournament = _seated(director, names=("A", "B", "C", "D", "E", "F"))
+    table = tournament.tables_of(1)[0]
+    _play_out(table)
+    player = table.seated.all()[1].entrant
+    phone = Client()
+    page = phone.get(reverse("tournament-player", kwargs={"token": player.token})).content.decode()
+    game = Game.objects.get(pk=table.game_id)
+    game.undo_last_deal(version=game.version, once="undo-1", actor=_actor())
+    _play_out(Tournament.objects.get(pk=tournament.pk).tables_of(1)[0])
+    url = reverse("tournament-confirm", kwargs={"token": player.token})
+    data = {"version": _version(page), "once": _once(page), "answer": "confirm"}
+    stale = phone.post(url, data)
+    assert stale.status_code == 409
+    fresh = unescape(stale.content.decode())
+    assert "The table's game changed after this page showed it" in fresh
+    assert not Tournament.objects.get(pk=tournament.pk).tables_of(1)[0].confirmed
+    again = phone.post(url, {"version": _version(fresh), "once": _once(fresh), "answer": "confirm"})
+    assert again.status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).tables_of(1)[0].confirmed
+
+
+def _actor():
+    from scorepad.kernel import Actor
+
+    return Actor("creator", "")

@@ -378,7 +378,7 @@ def test_a_confirmation_is_bound_to_the_games_version(director):
     page = Client().get(reverse("tournament-player", kwargs={"token": player.token}))
     assert "The result is right" not in page.content.decode()
     url = reverse("tournament-confirm", kwargs={"token": player.token})
-    data = {"version": Tournament.objects.get().version, "once": "by-hand-1", "answer": "confirm"}
+    data = {"version": table.game.version, "once": "by-hand-1", "answer": "confirm"}
     assert "has not ended yet" in Client().post(url, data, follow=True).content.decode()
     _play_out(table)
     _confirm(Client(), player)
