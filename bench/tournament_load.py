@@ -52,6 +52,7 @@ t = Tournament.objects.create(name="Club night", variant_id="romme", series=3, d
 t.start(actor=actor)
 for number in range(1, 4 * tables + 1):
     Entrant.objects.create(tournament=t, number=number, name=f"Player {number}")
+t.propose(version=t.version, once=None, actor=actor)
 t.start_series(version=t.version, once=None, actor=actor)
 t = Tournament.objects.get(pk=t.pk)
 out = {"viewer": t.viewer_token, "tables": []}

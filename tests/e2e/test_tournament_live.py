@@ -35,6 +35,7 @@ def _seated(**fields) -> Tournament:
     tournament.start(actor=ACTOR)
     for number, name in enumerate(NAMES, start=1):
         Entrant.objects.create(tournament=tournament, number=number, name=name)
+    tournament.propose(version=tournament.version, once=None, actor=ACTOR)
     tournament.start_series(version=tournament.version, once=None, actor=ACTOR)
     return Tournament.objects.get(pk=tournament.pk)
 
