@@ -160,6 +160,7 @@ def _rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "best": round(row["best"], 3),
             "dropped_out": row["dropped"],
             "separated_by": row["tie_break"],
+            "lot": row["lot"],
         }
         for row in rows
     ]
@@ -204,13 +205,13 @@ def tournament_csv(request: HttpRequest, access: Access) -> HttpResponse:
     writer = SafeWriter(out)
     series = [f"series_{n}" for n in range(1, done + 1)]
     writer.writerow(["place", "number", "name", *series, "points", "relative", "best",
-                     "dropped_out", "separated_by"])  # fmt: skip
+                     "dropped_out", "separated_by", "lot"])  # fmt: skip
     for row in _rows(rows):
         writer.writerow(
             [row["place"], row["number"], row["name"],
              *("" if p is None else p for p in row["series"]),
              row["points"], row["relative"], row["best"],
-             "yes" if row["dropped_out"] else "no", row["separated_by"] or ""]
+             "yes" if row["dropped_out"] else "no", row["separated_by"] or "", row["lot"]]
         )  # fmt: skip
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     return _attachment(response, tournament, "csv")

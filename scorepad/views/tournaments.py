@@ -501,6 +501,14 @@ def tournament_drop(request: HttpRequest, access: Access) -> HttpResponse:
     return write(request, access, change, done, stale=_stale, refused=refused)
 
 
+def separated_by(tie_break: str | None, lot: int) -> str:
+    """What put a player below the one above, in words; for the lot, with the player's place
+    in the lot drawn from the seed (shown, so that anyone can draw it again)."""
+    if tie_break == LOT:
+        return _("the lot: place %(n)d in the draw") % {"n": lot}
+    return str(SEPARATED[tie_break]) if tie_break else ""
+
+
 SEPARATED = {
     DROPPED: gettext_lazy("dropped out"),
     POINTS: gettext_lazy("placement points"),
@@ -531,8 +539,9 @@ def standings(
             "points": float(row.points),
             "relative": float(row.relative),
             "dropped": row.dropped,
-            "separated_by": SEPARATED[row.separated_by] if row.separated_by else "",
+            "separated_by": separated_by(row.separated_by, row.lot),
             "series": [None if s is None else float(s.points) for s in row.series],
+            "lot": row.lot,
             "best": float(row.best),
             "tie_break": row.separated_by,
         }

@@ -81,6 +81,11 @@ def test_the_standings_export_as_json_with_a_tie_and_a_drop_out(played):
     assert [r["points"] for r in tied] == [1.5, 1.5]
     assert tied[0]["relative"] == tied[1]["relative"] == 2.5  # the mean 12.5 minus 10
     assert [r["separated_by"] for r in tied] == ["points", "lot"]
+    # The lot is shown: each player's place in the lot drawn from the seed; it parts the tie.
+    assert sorted(r["lot"] for r in rows) == [1, 2, 3, 4]
+    assert tied[0]["lot"] < tied[1]["lot"]
+    page = Client().get(url("tournament", tournament.viewer_token)).content.decode()
+    assert f"the lot: place {tied[1]['lot']} in the draw" in page
     # Who dropped out is last, whatever the points.
     assert (last["name"], last["dropped_out"], last["separated_by"]) == (
         seated[3].name, True, "dropped"
@@ -99,7 +104,7 @@ def test_the_standings_export_as_csv_safe_against_formulas(played):
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[0] == ["place", "number", "name", "series_1", "points", "relative", "best",
-                       "dropped_out", "separated_by"]  # fmt: skip
+                       "dropped_out", "separated_by", "lot"]  # fmt: skip
     by_name = {row[2]: row for row in rows[1:]}
     # The name a spreadsheet would run as a formula is written as text.
     assert "'=Cleo()" in by_name
@@ -111,11 +116,11 @@ def test_the_standings_export_as_csv_safe_against_formulas(played):
     assert row_of(seated[0])[:2] == ["1", str(seated[0].number)]
     assert row_of(seated[0])[3:5] == ["3.0", "3.0"]
     tied = [row_of(seated[1]), row_of(seated[2])]
-    assert sorted(row[-1] for row in tied) == ["lot", "points"]
+    assert sorted(row[-2] for row in tied) == ["lot", "points"]
     assert {row[4] for row in tied} == {"1.5"}
     dropped = rows[-1]
     assert dropped[2].lstrip("'") == seated[3].name
-    assert dropped[-2:] == ["yes", "dropped"]
+    assert dropped[-3:-1] == ["yes", "dropped"]
 
 
 def test_a_viewer_sees_the_exports_and_the_shared_ranking_but_no_table_cards(played):
