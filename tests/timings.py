@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / ".test-times.log"
 README = ROOT / "README.md"
 SLOWEST = 15
-# A row of the README's table of allowances: | `tests/e2e` | 560 s | 200 s |
+# A row of the README's table of allowances: | `tests/e2e` | 680 s | 200 s |
 ALLOWANCE = re.compile(r"^\| `(tests/[^`]*)` \| (\d+) s \| (\d+) s \|$")
 
 

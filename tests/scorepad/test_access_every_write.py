@@ -119,7 +119,13 @@ def data_for(route, a, b, evening):
     if route.kind in ("tournament", "player"):
         tournament = Tournament.objects.get(name="Club" if route.kind == "tournament" else "Cup")
         player = tournament.entrants.first()
-        return {"version": tournament.version, "name": "Zed", "player": player.pk,
+        # A player's confirmation carries the version of the table's game it shows.
+        version = (
+            Table.objects.get(tournament=tournament).game.version
+            if route.kind == "player"
+            else tournament.version
+        )
+        return {"version": version, "name": "Zed", "player": player.pk,
                 "link": "editor", "answer": "confirm", "a": 1, "b": 2,
                 "person": the_circle().find("Kim").pk, **once}  # fmt: skip
     if route.kind == "circle":
