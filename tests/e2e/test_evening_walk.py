@@ -189,6 +189,10 @@ def test_an_evening_walked_in_norwegian_on_two_phones(browser, live_server, stre
     assert any(first_evening.values())
     settle = a.locator(".transfers li").all_inner_texts()
     a.get_by_role("button", name=nb("Carry the balances to the next evening")).click()
+    # The next evening's page, once the carry is saved (its transfers read as the last one's).
+    expect(a.locator(".messages")).to_contain_text(
+        nb("The balances were carried: the next evening starts here.")
+    )
     expect(a.locator(".transfers li")).to_have_text(settle)
     assert standings(a) == first_evening
     following = Evening.objects.order_by("-pk").first()
