@@ -180,11 +180,8 @@ class Tournament(Shared):
         def whole(tournament: Tournament) -> dict[str, Any]:
             details = apply(tournament)
             if kind not in self.KEEP_PROPOSAL and kind != "series":
-                proposal = Tournament.objects.filter(pk=tournament.pk).values_list(
-                    "proposal", flat=True
-                )
-                if proposal.get() is not None:
-                    Tournament.objects.filter(pk=tournament.pk).update(proposal=None)
+                held = Tournament.objects.filter(pk=tournament.pk, proposal__isnull=False)
+                if held.update(proposal=None):  # one statement: dropped if there was one
                     tournament.proposal = None
                     details["proposal_dropped"] = True
             return details
